@@ -1,10 +1,16 @@
 package eigen
 
 import (
+	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
+	"sync"
+	"sync/atomic"
 	"testing"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -43,7 +49,9 @@ func TestLanczosRestartInPlace(t *testing.T) {
 				want[q*c.n+i] = s
 			}
 		}
-		r.restart(c.locked, c.size, cols)
+		if err := r.restart(context.Background(), c.locked, c.size, cols); err != nil {
+			t.Fatal(err)
+		}
 		for row := range rows {
 			for i := range c.n {
 				got := r.v[row*c.n+i]
@@ -135,7 +143,9 @@ func BenchmarkLanczosRestart(b *testing.B) {
 	}
 	b.Run("in-place", func(b *testing.B) {
 		for b.Loop() {
-			r.restart(0, size, cols)
+			if err := r.restart(context.Background(), 0, size, cols); err != nil {
+				b.Fatal(err)
+			}
 		}
 	})
 	b.Run("second-basis", func(b *testing.B) {
@@ -145,4 +155,145 @@ func BenchmarkLanczosRestart(b *testing.B) {
 			copy(r.v[:keep*n], tmp[:keep*n])
 		}
 	})
+}
+
+// TestLanczosRestartBlockedExact checks that the restart, a product in
+// blocks of restartBlock columns with a context check between them, gives
+// bit for bit the product of one unblocked Gemm of the coefficients with
+// the whole basis (a seeded problem of 5·restartBlock + 3 nodes, 301
+// basis vectors, 200 kept: orthoChunks chunks of two blocks each), and that a restart whose
+// context is cancelled from its third check on stops after at most
+// orthoChunks more checks, with context.Canceled and the later blocks of
+// the basis untouched.
+func TestLanczosRestartBlockedExact(t *testing.T) {
+	const n, size, keep = 5*restartBlock + 3, 301, 200
+	rng := rand.New(rand.NewPCG(7, 11))
+	r := &lanczosRun{n: n, v: make([]float64, (size+1)*n)}
+	randomize(r.v, rng)
+	y := mat.NewDense(size, size, nil)
+	for i := range size {
+		for j := range size {
+			y.Set(i, j, rng.NormFloat64()/math.Sqrt(size))
+		}
+	}
+	r.y = *y
+	cols := rng.Perm(size)[:keep]
+	before := append([]float64(nil), r.v...)
+	ys := r.ritzCoefficients(size, cols)
+	want := make([]float64, keep*n)
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
+		blas64.General{Rows: keep, Cols: size, Stride: size, Data: ys},
+		blas64.General{Rows: size, Cols: n, Stride: n, Data: before[:size*n]},
+		0, blas64.General{Rows: keep, Cols: n, Stride: n, Data: want})
+	if err := r.restart(context.Background(), 0, size, cols); err != nil {
+		t.Fatal(err)
+	}
+	for i, w := range want {
+		if r.v[i] != w {
+			t.Fatalf("row %d entry %d = %v, want %v (unblocked) exactly", i/n, i%n, r.v[i], w)
+		}
+	}
+	for i := keep * n; i < len(r.v); i++ {
+		if r.v[i] != before[i] {
+			t.Fatalf("row %d entry %d changed", i/n, i%n)
+		}
+	}
+
+	// Cancelled: 3 checks pass (3 of the 8 blocks), the rest
+	// report context.Canceled and each chunk stops at its first.
+	copy(r.v, before)
+	ctx := newPollCtx(3)
+	err := r.restart(ctx, 0, size, cols)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if c := ctx.Calls(); c > 3+orthoChunks {
+		t.Errorf("%d context checks, want at most %d (3 passed, one cancelled per chunk)", c, 3+orthoChunks)
+	}
+	untouched := 0
+	for j := range n {
+		if r.v[j] == before[j] {
+			untouched++
+		}
+	}
+	if maxDone := 3 * restartBlock; n-untouched > maxDone {
+		t.Errorf("%d columns rotated after cancellation, want at most %d (3 blocks)", n-untouched, maxDone)
+	}
+}
+
+// pollCtx is a context whose Err returns nil for its first pass calls and
+// context.Canceled from then on, and counts the calls (Calls), and the
+// operator products done when it first cancelled (products, read from
+// count when set).
+type pollCtx struct {
+	context.Context
+	pass, calls atomic.Int64
+	count       *int
+	products    int
+	once        sync.Once
+	done        chan struct{}
+}
+
+func newPollCtx(pass int64) *pollCtx {
+	c := &pollCtx{Context: context.Background(), done: make(chan struct{})}
+	c.pass.Store(pass)
+	return c
+}
+
+func (c *pollCtx) Calls() int64 { return c.calls.Load() }
+
+func (c *pollCtx) Err() error {
+	if c.calls.Add(1) > c.pass.Load() {
+		c.once.Do(func() {
+			close(c.done)
+			if c.count != nil {
+				c.products = *c.count
+			}
+		})
+		return context.Canceled
+	}
+	return nil
+}
+
+func (c *pollCtx) Done() <-chan struct{} { return c.done }
+
+// TestLanczosCancelDuringRestart cancels a solve of many pairs (K = 100
+// on a 60×60 grid: NCV = 201, the restart's rotation of 201 basis vectors
+// into 125 kept ones runs in orthoChunks = 4 chunks of 900 columns) at its restart: the context lets
+// through the checks of the first cycle (one in Solve, one before each of
+// its NCV steps, one after its Rayleigh–Ritz step) and the first chunk of
+// the restart, then cancels. Solve must return context.Canceled with no
+// operator product after the first cycle and at most orthoChunks more
+// checks (one per chunk of the restart); checked only between cycles,
+// the restart ran to its end and the second cycle's first step took a
+// product (tether serve: njw k = 800 on 10⁴ nodes ran on for seconds of
+// rotation after its deadline).
+func TestLanczosCancelDuringRestart(t *testing.T) {
+	op := &countedGrid{gridLaplacian: gridLaplacian{side: 60}}
+	const k = 100
+	ncv := max(2*k+1, k+20)
+	first := int64(1 + ncv + 1)
+	// Calibration: cancelled at the first restart check, the first cycle's
+	// products are all done.
+	ctx := newPollCtx(first)
+	ctx.count = &op.n
+	if _, err := (Lanczos{}).Solve(ctx, Problem{A: op, K: k, Which: Smallest}, nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if ctx.products != ncv || op.n != ncv {
+		t.Fatalf("cancelled at check %d: %d products then, %d in all, want the first cycle's %d", first+1, ctx.products, op.n, ncv)
+	}
+	op.n = 0
+	ctx = newPollCtx(first + 1)
+	ctx.count = &op.n
+	_, err := Lanczos{}.Solve(ctx, Problem{A: op, K: k, Which: Smallest}, nil)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if op.n != ncv {
+		t.Errorf("%d operator products, want %d (the first cycle's): the restart did not stop at its check", op.n, ncv)
+	}
+	if c := ctx.Calls(); c > first+1+orthoChunks {
+		t.Errorf("%d context checks, want at most %d", c, first+1+orthoChunks)
+	}
 }

@@ -49,13 +49,18 @@ func DefaultMaxRequestMemory(maxNodes int) int64 {
 // n×e blocks is of the same order. So it is never below what
 // eigen.Settings.MaxDenseBytes, set to Config.MaxRequestMemory
 // (Server.settings), refuses a Lanczos solve of up to e + 2 eigenpairs
-// at, and a request accepted here is not refused there. It saturates at
+// at, and a request accepted here is not refused there. To it are added
+// three more NCV×NCV matrices (NCV = lanczosNCV(e + 2)) that Settings
+// does not count: the Rayleigh–Ritz step's copy inside gonum's EigenSym,
+// its eigenvectors and the restart's Ritz coefficients (61.8 MB for e =
+// 800, NCV = 1605, 24% of the basis of 10⁴ nodes). It saturates at
 // math.MaxInt64. Cost O(1).
 func workBytes(n, e int) int64 {
 	if densely(n, e) {
 		return eigen.DenseBytes(n, true)
 	}
-	b := max(8*float64(n)*float64(4*e+24), lanczosStartBytes(n, e+2))
+	ncv := float64(lanczosNCV(e + 2))
+	b := max(8*float64(n)*float64(4*e+24), lanczosStartBytes(n, e+2)) + 3*8*ncv*ncv
 	if b >= math.MaxInt64 {
 		return math.MaxInt64
 	}
@@ -415,10 +420,72 @@ func (s *Server) denseTooLong(n, e int) bool {
 	return n > cluster.DenseLimit && denseSeconds(n, e) > s.cfg.ComputeTimeout.Seconds()/4
 }
 
+// projectedAt is the reference point of projectedSeconds: a dense
+// symmetric eigensolve of an m×m matrix with all its vectors (gonum
+// mat.EigenSym, LAPACK dsyev, the Rayleigh–Ritz step of eigen.Lanczos on
+// its NCV×NCV projected matrix, once per restart) took
+// projectedAtSeconds at m = projectedAtSize. Measured on the 2-core test
+// machine under a load of 4 to 6, best of two, a random symmetric matrix
+// and a tridiagonal one with an arrow (Lanczos's shape after a thick
+// restart) alike: m = 400: 0.16 s; m = 800: 1.36 s; m = 1200: 6.5 s; m =
+// 1600: 35 s (arrow 38 s, a second run 38 s). Past about m = 1000 the
+// matrix (8m² bytes, 20 MB at 1600) leaves the caches and the time grows
+// faster than m³: denseSeconds(m, m),
+// fitted to the eigensolvers' full dense solves of up to 3000 nodes at a
+// lighter load, gives 0.22, 1.7 and 14 s, 2.5 times too little at 1600. So
+// the estimate is cubic through the largest measurement, an overestimate
+// by 3 to 4 times at m ≤ 800, where it refuses nothing a limit of a few
+// seconds allows (m = 800: 4.8 s).
+const (
+	projectedAtSize    = 1600
+	projectedAtSeconds = 38
+)
+
+// projectedSeconds estimates the time of a dense symmetric eigensolve of
+// an m×m matrix with all its vectors, projectedAtSeconds·(m/1600)³, the
+// slowest of the measurements at 1600 (projectedAt). Cost O(1).
+func projectedSeconds(m int) float64 {
+	r := float64(m) / projectedAtSize
+	return projectedAtSeconds * r * r * r
+}
+
+// lanczosNCV is eigen.Lanczos's default basis size for K wanted pairs,
+// max(2K + 1, K + 20) (at least K + 2): the order of its projected
+// matrix, whose eigensolve (projectedSeconds) each restart runs and
+// cannot stop. Deflated pairs shorten it, so this is an upper bound.
+func lanczosNCV(k int) int {
+	return max(2*k+1, k+20, k+2)
+}
+
+// projectedTooLong reports whether the Rayleigh–Ritz step of an iterative
+// eigensolve of e vectors, a dense eigensolve of lanczosNCV(e) rows
+// (cluster's autoSolver runs eigen.Lanczos with its default NCV above
+// cluster.DenseLimit nodes; its MaxNCV = 64 from 2·10⁴ nodes lets no basis
+// of 32 or more pairs grow), is estimated (projectedSeconds) to take more
+// than a quarter of Config.ComputeTimeout and more than
+// projectedMinSeconds: gonum's eigendecompositions take no context, so a
+// restart's step runs to its end whatever the limit (njw with k = 800 on
+// 10⁴ nodes under 20 s: 503 after 54 s). A step shorter than
+// projectedMinSeconds delays the 503 of a request past its limit by at
+// most that, so a limit of milliseconds still answers 503 for what it
+// cannot finish, not 400 for the basis of 20 vectors every solve has.
+// Cost O(1).
+func (s *Server) projectedTooLong(e int) bool {
+	t := projectedSeconds(lanczosNCV(e))
+	return t > projectedMinSeconds && t > s.cfg.ComputeTimeout.Seconds()/4
+}
+
+// projectedMinSeconds is the estimate (projectedSeconds) below which
+// projectedTooLong refuses no projected eigensolve, whatever the compute
+// limit: NCV = 476 rows, 238 vectors.
+const projectedMinSeconds = 1
+
 // checkWork refuses, as bad input, a request whose method m, k and knobs
 // make the eigensolvers solve densely for longer than the compute limit
 // allows (denseTooLong, a time bound; it names the largest number of
-// vectors that keeps the solve iterative), or ask for more memory on w than
+// vectors that keeps the solve iterative), or iteratively with a
+// projected eigenproblem each restart too long for it (projectedTooLong;
+// it names the largest number of vectors within it), or ask for more memory on w than
 // Config.MaxRequestMemory allows, before
 // anything is computed: the eigenvectors (workBytes of vectors) and the
 // method's own paths that grow faster (methodBytes) together. When the
@@ -436,6 +503,10 @@ func (s *Server) checkWork(m cluster.Method, k int, w workload) error {
 		// The largest e with n > 6e + 8 (workBytes' dense rule).
 		iterative := (n - 9) / 6
 		return fmt.Errorf("%w: %s on n = %d nodes: %s's eigensolve would be dense (from about n/6 vectors, %d on these nodes, the eigensolvers solve densely), which takes O(n³) time, about %.0f s here, and cannot be stopped once started, more than a quarter of this server's compute time limit of %v: keep the vectors this asks for at most %d, or restart tether serve with a larger -compute-timeout", errBadInput, why, n, m.Name(), iterative+1, denseSeconds(n, e), s.cfg.ComputeTimeout, iterative)
+	}
+	if !densely(n, e) && s.projectedTooLong(e) {
+		fits := sort.Search(e, func(e int) bool { return s.projectedTooLong(e) }) - 1
+		return fmt.Errorf("%w: %s on n = %d nodes: %s's eigensolve of %d vectors diagonalizes a dense %d×%d projected matrix at every Lanczos restart, which takes O(NCV³) time, about %.0f s here, and cannot be stopped once started, more than a quarter of this server's compute time limit of %v: keep the vectors this asks for at most %d, or restart tether serve with a larger -compute-timeout", errBadInput, why, n, m.Name(), e, lanczosNCV(e), lanczosNCV(e), projectedSeconds(lanczosNCV(e)), s.cfg.ComputeTimeout, max(fits, 0))
 	}
 	vec, limit := workBytes(n, e), s.cfg.MaxRequestMemory
 	extra, what, remedy := methodBytes(m, w)

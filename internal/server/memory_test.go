@@ -352,6 +352,69 @@ func TestDenseSolveTimeBound(t *testing.T) {
 	}
 }
 
+// TestProjectedSolveTimeBound: a request whose Lanczos restarts each
+// diagonalize a projected matrix (NCV×NCV, NCV = max(2e + 1, e + 20)) for
+// longer than a quarter of the compute limit (projectedSeconds) is refused
+// with 400 before anything runs, naming the estimate and the largest
+// number of vectors within it: njw with k = 800 on 10⁴ moons under a 20 s
+// limit, far from dense (n/6 = 1666 vectors), ran 54 s in gonum's dsyev
+// of 1601 rows, which takes no context (QA of tether serve). A small k,
+// and k = 800 under a limit of 8 minutes, pass.
+func TestProjectedSolveTimeBound(t *testing.T) {
+	// The estimate against its measurements (projectedAt), within a
+	// factor 1.6 at the largest and never below them.
+	for _, c := range []struct {
+		m        int
+		measured float64
+	}{{400, 0.16}, {800, 1.36}, {1200, 6.47}, {1600, 35}, {1600, 37.8}} {
+		got := projectedSeconds(c.m)
+		if got < c.measured || (c.m == projectedAtSize && got > 1.6*c.measured) {
+			t.Errorf("projectedSeconds(%d) = %.2f s, measured %.2f s", c.m, got, c.measured)
+		}
+	}
+	for _, c := range []struct{ k, ncv int }{{1, 21}, {19, 39}, {20, 41}, {800, 1601}} {
+		if got := lanczosNCV(c.k); got != c.ncv {
+			t.Errorf("lanczosNCV(%d) = %d, want %d", c.k, got, c.ncv)
+		}
+	}
+	s := newTest(t, Config{ComputeTimeout: 20 * time.Second})
+	id := newSession(t, s, 10000)
+	// 1600·(5/38)^(1/3) = 813.9 rows: 2e + 1 ≤ 813, e ≤ 406.
+	body, _ := json.Marshal(ClusterRequest{Method: "njw", K: 800, Seed: 1})
+	start := time.Now()
+	code, b := call(t, s, "POST", "/api/sessions/"+id+"/cluster", "application/json", body)
+	for _, want := range []string{"k = 800 on n = 10000 nodes", "1601×1601 projected matrix", "about 38 s", "compute time limit of 20s", "at most 406", "-compute-timeout"} {
+		if code != http.StatusBadRequest || !strings.Contains(string(b), want) {
+			t.Errorf("njw, k = 800 on 10⁴ nodes under 20 s: status %d, %s; want 400 saying %q", code, b, want)
+		}
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("the refusal took %v: something ran before it", d)
+	}
+	ss, _ := s.sessions.get(id)
+	w := workloadOf(ss.data, nil)
+	for _, c := range []struct {
+		timeout time.Duration
+		k       int
+		ok      bool
+	}{
+		{20 * time.Second, 10, true},
+		{20 * time.Second, 406, true},
+		{20 * time.Second, 407, false},
+		{20 * time.Second, 800, false},
+		{DefaultComputeTimeout, 738, true}, // 1477 rows: 29.9 s
+		{DefaultComputeTimeout, 739, false},
+		{8 * time.Minute, 800, true},
+		{time.Millisecond, 237, true}, // 475 rows: 0.99 s
+		{time.Millisecond, 238, false},
+	} {
+		s.cfg.ComputeTimeout = c.timeout
+		if err := s.checkWork(cluster.NJW{}, c.k, w); (err == nil) != c.ok {
+			t.Errorf("njw, k = %d on 10⁴ nodes under a compute limit of %v: %v, want accepted %v", c.k, c.timeout, err, c.ok)
+		}
+	}
+}
+
 // TestFGPWCKBounded: FGPWC's basis is never wider than maxFGPWCM (200)
 // because of k or of the reference's classes. A request for k above it
 // is refused with 400 naming the bound (its m, 2k capped at 200, would be
@@ -423,6 +486,21 @@ func TestCategoricalUploadBudget(t *testing.T) {
 			if code != http.StatusBadRequest || !strings.Contains(e.Error, want) {
 				t.Errorf("1600 rows, column c of %d values: status %d, %s; want 400 saying %q", c.values, code, b, want)
 			}
+		}
+	}
+}
+
+// TestWorkBytesCountsProjected: beside Lanczos's basis (K + NCV + 1
+// vectors of n values, K = e + 2) workBytes counts five NCV×NCV matrices,
+// the two Settings.MaxDenseBytes counts and the three it does not (the
+// copy inside gonum's EigenSym, its eigenvectors, the Ritz coefficients):
+// at e = 800 on 10⁴ nodes (NCV = 1605) they are 103 MB, and workBytes'
+// n×e terms alone (257.9 MB) fell short of the 295.6 MB.
+func TestWorkBytesCountsProjected(t *testing.T) {
+	for _, c := range []struct{ n, e, ncv int }{{10000, 800, 1605}, {6009, 1000, 2005}, {30000, 3, 25}} {
+		want := 8 * (float64(c.e+2+c.ncv+1)*float64(c.n) + 5*float64(c.ncv)*float64(c.ncv))
+		if got := workBytes(c.n, c.e); float64(got) < want {
+			t.Errorf("workBytes(%d, %d) = %d, want at least %.0f (basis and five %d×%d matrices)", c.n, c.e, got, want, c.ncv, c.ncv)
 		}
 	}
 }
