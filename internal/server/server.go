@@ -221,11 +221,10 @@ type Server struct {
 	// largest size are read at once.
 	//
 	// The other limits do not bound these bodies: a session has at most
-	// one request running and maxWaiting waiting, but a request keeps its
-	// session when the session is evicted (MaxSessions, MaxTotalNodes), so
-	// a client creating sessions can have any number of queues, each held
-	// up to ComputeTimeout; and even 64 sessions × 5 requests × 64 MiB is
-	// 20 GiB. Not counted: a chunked body's ReadAll buffer's slack beyond
+	// one request running and maxWaiting waiting (a session's requests
+	// end when it is dropped: withSession), but the bodies still being
+	// read do not count as waiting, and even 64 sessions × 5 requests ×
+	// 64 MiB is 20 GiB. Not counted: a chunked body's ReadAll buffer's slack beyond
 	// the body (at most about a quarter more; a body of known length is
 	// read into a buffer of its size).
 	//
