@@ -105,7 +105,7 @@ func errorText(err error) string {
 	kept := parts[:0]
 	for _, p := range parts {
 		switch p {
-		case errBadInput.Error(), errConflict.Error(), errComputeTimeout.Error(), errBusy.Error(), errClientBusy.Error():
+		case errBadInput.Error(), errConflict.Error(), errComputeTimeout.Error(), errBusy.Error(), errClientBusy.Error(), errSessionGone.Error():
 			continue
 		}
 		kept = append(kept, p)
@@ -113,8 +113,9 @@ func errorText(err error) string {
 	return strings.Join(kept, ": ")
 }
 
-// fail maps err to its status: 400 bad input, 409 conflict, 413 too
-// large, 429 a client over its share of the bodies being read
+// fail maps err to its status: 400 bad input, 404 a session dropped
+// while the request waited for it or computed (errSessionGone), 409
+// conflict, 413 too large, 429 a client over its share of the bodies being read
 // (errClientBusy), 503 past the compute time limit, too many waiting (errBusy) or
 // cancelled (the client left or the server is stopping), 500 otherwise,
 // logged (a rootError with its cause, which its reply does not give).
@@ -125,6 +126,8 @@ func (s *Server) fail(w http.ResponseWriter, err error) {
 		writeError(w, http.StatusRequestEntityTooLarge, fmt.Errorf("request body exceeds the limit of %d bytes", tooBig.Limit))
 	case errors.Is(err, errClientBusy):
 		writeError(w, http.StatusTooManyRequests, err)
+	case errors.Is(err, errSessionGone):
+		writeError(w, http.StatusNotFound, err)
 	case errors.Is(err, errComputeTimeout), errors.Is(err, errBusy):
 		writeError(w, http.StatusServiceUnavailable, err)
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
@@ -200,6 +203,13 @@ func decode(r *http.Request, v any) error {
 // waiting for the session is refused at once (503), and one still waiting
 // at its deadline or whose context ends (its client left, the server is
 // stopping) gets 503 without the lock.
+//
+// The request's context ends too when its session is dropped (deleted,
+// evicted or idle: session.done): a request still waiting for the
+// session, or whose turn comes after it was dropped, never runs h; one
+// running h is stopped (its computation's context ends, its worker is
+// freed) and its reply dropped. Either is answered 404 saying why the
+// session went, as a request naming it afterwards is.
 func (s *Server) withSession(h func(http.ResponseWriter, *http.Request, *session)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ss, ok := s.sessions.get(r.PathValue("id"))
@@ -253,10 +263,25 @@ func (s *Server) withSession(h func(http.ResponseWriter, *http.Request, *session
 		}
 		hold.shrink(int64(len(body)))
 		adm := admission{at: time.Now()}
-		ctx, cancel := context.WithDeadlineCause(r.Context(), adm.at.Add(s.cfg.ComputeTimeout), errComputeTimeout)
+		// The request's context ends with its client, the server, its
+		// compute deadline or its session (dropped: ss.done).
+		sctx, gone := context.WithCancelCause(r.Context())
+		defer gone(nil)
+		defer context.AfterFunc(ss.done, func() { gone(context.Cause(ss.done)) })()
+		ctx, cancel := context.WithDeadlineCause(sctx, adm.at.Add(s.cfg.ComputeTimeout), errComputeTimeout)
 		defer cancel()
 		if err := s.waitTurn(ctx, ss); err != nil {
+			if ss.done.Err() != nil {
+				err = context.Cause(ss.done)
+			}
 			s.fail(w, err)
+			return
+		}
+		if ss.done.Err() != nil {
+			// Its turn came after the session was dropped: nothing is
+			// computed for a session no one can name.
+			ss.mu.Unlock()
+			s.fail(w, context.Cause(ss.done))
 			return
 		}
 		adm.sessionWait = time.Since(adm.at)
@@ -267,6 +292,15 @@ func (s *Server) withSession(h func(http.ResponseWriter, *http.Request, *session
 			defer ss.mu.Unlock()
 			h(&reply, hr, ss)
 		}()
+		if ss.done.Err() != nil {
+			// Dropped while h ran: h was stopped (its context ended) or
+			// finished on a session no one can name; either way its
+			// reply is dropped for the 404 a request naming the session
+			// now gets.
+			hold.release()
+			s.fail(w, context.Cause(ss.done))
+			return
+		}
 		hold.release() // the body is no longer used, but as a session's upload (counted in its cost: stateCost)
 		cw := &countedWriter{ResponseWriter: w, s: s, client: clientKey(r.RemoteAddr), force: true}
 		reply.send(cw)

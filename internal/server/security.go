@@ -1,7 +1,9 @@
 package server
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"log"
 	"net"
 	"net/http"
@@ -29,8 +31,8 @@ func setSecurityHeaders(h http.Header) {
 }
 
 // guard wraps h with panic recovery, the security headers, the Host and
-// Origin checks, the body limit and the reply's own write deadline
-// (replyWriter).
+// Origin checks, the body limit, the body's minimum rate (rateBody) and
+// the reply's own write deadline (replyWriter).
 func (s *Server) guard(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		setSecurityHeaders(rw.Header())
@@ -58,6 +60,9 @@ func (s *Server) guard(h http.Handler) http.Handler {
 			return
 		}
 		r.Body = http.MaxBytesReader(rw, r.Body, limit)
+		if r.ContentLength != 0 {
+			r.Body = &rateBody{ReadCloser: r.Body, rc: http.NewResponseController(rw), step: s.bodyStep, limit: time.Now().Add(readTimeout)}
+		}
 		h.ServeHTTP(w, r)
 	})
 }
@@ -211,4 +216,76 @@ func (s *Server) logf(format string, args ...any) {
 		return
 	}
 	log.Printf(format, args...)
+}
+
+// bodyChunk and bodyStep are the minimum rate at which a request body must
+// arrive (rateBody): bodyChunk bytes per bodyStep (Server.bodyStep, which
+// tests shorten), 64 KiB per 10 s, about 6.5 KB/s. A 64 MiB upload over
+// the loopback takes well under a second; a link slower than that is far
+// below what the page's uploads need anyway.
+const (
+	bodyChunk = 64 << 10
+	bodyStep  = 10 * time.Second
+)
+
+// readTimeout is http.Server's ReadTimeout (Serve): the whole request,
+// headers and body, within 2 minutes.
+const readTimeout = 2 * time.Minute
+
+// rateBody is a request body that must arrive at a minimum rate: reading
+// it sets the connection's read deadline to step from its first Read and
+// moves it step further each time another bodyChunk bytes have arrived,
+// never past limit (readTimeout after the headers, as http.Server's
+// ReadTimeout), so a body sent a byte at a time is cut after step, not
+// after readTimeout. Without it 260 connections each sending a body of
+// 100 000 bytes a byte every 2 s held every connection slot (limitListener
+// reclaims only idle connections, and one reading a body is busy) for the
+// 2 minutes, and no one else was served. The deadline is never moved once
+// the body has ended: net/http then clears it for its background read,
+// which watches for the client leaving while the request computes and
+// would cancel the request's context when a deadline passed. A body read
+// too slowly fails with an error saying so (a 400). Cost: one deadline
+// set per bodyChunk bytes.
+type rateBody struct {
+	io.ReadCloser
+	rc    *http.ResponseController
+	step  time.Duration
+	limit time.Time
+	got   int  // bytes since the deadline last moved
+	begun bool // the first Read set the deadline
+}
+
+// deadline sets the connection's read deadline to step from now, at most
+// limit. Errors (a connection without deadlines, a test's recorder) are
+// ignored: the body is then bounded by ReadTimeout alone.
+func (b *rateBody) deadline() {
+	d := time.Now().Add(b.step)
+	if d.After(b.limit) {
+		d = b.limit
+	}
+	_ = b.rc.SetReadDeadline(d)
+}
+
+// Read reads from the body, moving the read deadline as described on
+// rateBody.
+func (b *rateBody) Read(p []byte) (int, error) {
+	if !b.begun {
+		b.begun = true
+		b.deadline()
+	}
+	n, err := b.ReadCloser.Read(p)
+	b.got += n
+	// Not once the body has ended (err is io.EOF, which net/http returns
+	// with the last bytes): it then starts its background read, clearing
+	// the deadline, and a deadline set after would end the request's
+	// context when it passed.
+	if b.got >= bodyChunk && err == nil {
+		b.got = 0
+		b.deadline()
+	}
+	var ne net.Error
+	if err != nil && errors.As(err, &ne) && ne.Timeout() {
+		err = fmt.Errorf("the request body arrived slower than this server's minimum of %d bytes per %v: %w", bodyChunk, b.step, err)
+	}
+	return n, err
 }

@@ -114,8 +114,12 @@ type Config struct {
 	// between requests, or one that has sent nothing for 5 s) to take its
 	// place, and waits only while every connection has a request in
 	// progress (limitListener), so that one client's idle connections
-	// cannot lock the others out. 0 means 256. (The memory of the bodies
-	// being read is bounded apart: Server.bodyBudget.)
+	// cannot lock the others out. A connection sending a request body
+	// counts as busy, so a body must arrive at 64 KiB per 10 s at least
+	// (rateBody; it is cut with a 400 otherwise): 260 connections each
+	// sending a byte every 2 s held every place for the 2-minute
+	// ReadTimeout. 0 means 256. (The memory of the bodies being read is
+	// bounded apart: Server.bodyBudget.)
 	MaxConnections int
 	// AllowOrigins lists further origins, "http://host[:port]" or
 	// "https://host[:port]", whose pages may call the API, as a reverse
@@ -205,6 +209,9 @@ type Server struct {
 	mux      *http.ServeMux
 	// writeTimeout is the constant writeTimeout (tests shorten it).
 	writeTimeout time.Duration
+	// bodyStep is the constant bodyStep, the time a request body has for
+	// each bodyChunk bytes (rateBody; tests shorten it).
+	bodyStep time.Duration
 
 	// bodyBudget bounds the bytes of the request bodies held at once by
 	// requests reading theirs (withSession) or that have read them and
@@ -221,11 +228,10 @@ type Server struct {
 	// largest size are read at once.
 	//
 	// The other limits do not bound these bodies: a session has at most
-	// one request running and maxWaiting waiting, but a request keeps its
-	// session when the session is evicted (MaxSessions, MaxTotalNodes), so
-	// a client creating sessions can have any number of queues, each held
-	// up to ComputeTimeout; and even 64 sessions × 5 requests × 64 MiB is
-	// 20 GiB. Not counted: a chunked body's ReadAll buffer's slack beyond
+	// one request running and maxWaiting waiting (a session's requests
+	// end when it is dropped: withSession), but the bodies still being
+	// read do not count as waiting, and even 64 sessions × 5 requests ×
+	// 64 MiB is 20 GiB. Not counted: a chunked body's ReadAll buffer's slack beyond
 	// the body (at most about a quarter more; a body of known length is
 	// read into a buffer of its size).
 	//
@@ -304,7 +310,7 @@ func New(cfg Config, addr string) *Server {
 		cfg.Spec = graph.DefaultSpec()
 	}
 	s := &Server{cfg: cfg, addr: addr, sessions: newStore(cfg.MaxSessions, cfg.MaxTotalNodes, cfg.IdleTimeout), work: make(chan struct{}, cfg.Workers), writeTimeout: writeTimeout,
-		initMu: newCtxLock()}
+		bodyStep: bodyStep, initMu: newCtxLock()}
 	s.bodyBudget = max(bodyBudgetUploads*cfg.MaxUpload, cfg.MaxBody, s.loadLimit())
 	s.clientShare, s.clientReading = max(s.bodyBudget/2, cfg.MaxBody, s.loadLimit()), map[string]int64{}
 	s.routes()
@@ -727,7 +733,7 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 	hs := &http.Server{
 		Handler:           s,
 		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       2 * time.Minute,
+		ReadTimeout:       readTimeout,    // and a body must come at bodyChunk bytes per bodyStep (rateBody)
 		WriteTimeout:      s.writeTimeout, // then counted again from the reply's first byte (replyWriter)
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,

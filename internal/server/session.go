@@ -1,8 +1,10 @@
 package server
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -32,6 +34,16 @@ type session struct {
 	waiting  atomic.Int32
 	lastUsed time.Time // guarded by the store's lock
 	nodes    int       // nodes of its data, guarded by the store's lock
+
+	// done ends when the session is dropped (deleted, evicted for the
+	// cap on sessions or the node budget, or idle), its cause an
+	// errSessionGone saying why (store.dropLocked): withSession runs its
+	// requests under a context that ends with it, so that a request
+	// waiting for the session stops waiting and one computing is stopped,
+	// its worker freed, both answered 404 (sessionGoneReply). end ends
+	// it.
+	done context.Context
+	end  context.CancelCauseFunc
 
 	// stateMu guards sessionState between the holder of mu, the only one
 	// that changes it, and the read-only requests, which never take mu:
@@ -114,9 +126,19 @@ func newStore(max, maxNodes int, idle time.Duration) *store {
 	return &store{m: map[string]*session{}, max: max, maxNodes: maxNodes, idle: idle, now: time.Now, whyDropped: map[string]string{}}
 }
 
-// dropLocked removes the session id, remembering why ("it was deleted").
-// st.mu is held.
+// errSessionGone marks a request whose session was dropped while it waited
+// for its turn or computed (HTTP 404, like a request naming a session
+// that no longer exists).
+var errSessionGone = errors.New("session gone")
+
+// dropLocked removes the session id, remembering why ("it was deleted"),
+// and ends its done context with an errSessionGone saying why, which stops
+// the requests waiting for it or computing on it (withSession). st.mu is
+// held.
 func (st *store) dropLocked(id, why string) {
+	if s, ok := st.m[id]; ok {
+		s.end(fmt.Errorf("%w: no session %q: it was dropped %s while this request waited for its turn or computed, which stopped; create a new one", errSessionGone, id, why))
+	}
 	delete(st.m, id)
 	if _, known := st.whyDropped[id]; !known {
 		if len(st.droppedList) == maxDropped {
@@ -225,6 +247,7 @@ func (st *store) create() (*session, error) {
 		return nil, fmt.Errorf("session id: %w", err)
 	}
 	s := &session{id: hex.EncodeToString(b[:]), mu: newCtxLock()}
+	s.done, s.end = context.WithCancelCause(context.Background())
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	now := st.now()
@@ -290,6 +313,9 @@ func (st *store) delete(id string) bool {
 func (st *store) discard(id string) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	if s, ok := st.m[id]; ok {
+		s.end(fmt.Errorf("%w: the session's creation failed", errSessionGone))
+	}
 	delete(st.m, id)
 	if _, known := st.whyDropped[id]; known {
 		delete(st.whyDropped, id)
@@ -304,8 +330,8 @@ func (st *store) len() int {
 }
 
 // evictLocked drops the sessions idle since before now − idle. A request
-// already holding an evicted session finishes with it; the memory goes
-// when it returns.
+// waiting for or computing on an evicted session is stopped and answered
+// 404 (dropLocked, withSession); the memory goes when it returns.
 func (st *store) evictLocked(now time.Time) {
 	for id, s := range st.m {
 		if now.Sub(s.lastUsed) > st.idle {
