@@ -475,6 +475,25 @@ func (s *Server) projectedTooLong(e int) bool {
 	return t > projectedMinSeconds && t > s.cfg.ComputeTimeout.Seconds()/4
 }
 
+// eigensolvesVectors reports whether m computes its partition from an
+// eigensolve of about as many vectors as vectors() counts (k, or the knob
+// that sizes its embedding), which the time bounds of checkWork
+// (denseTooLong, projectedTooLong) are about: every method but those that
+// compute no such eigensolve — labelprop (class propagation by conjugate
+// gradients or sweeps), cvqe and plmeans (k-means-like updates on the
+// feature rows or a kernel), cpca and clpp (a d×d eigenproblem of the
+// features, whatever k) — whose k asks for no unstoppable dense solve
+// (labelprop with K = 800 classes on 10⁴ nodes was refused as an
+// eigensolve of 800 vectors under the default 2-minute limit). Their
+// memory is still counted (workBytes, methodBytes). Cost O(1).
+func eigensolvesVectors(m cluster.Method) bool {
+	switch m.Name() {
+	case "labelprop", "cvqe", "plmeans", "cpca", "clpp":
+		return false
+	}
+	return true
+}
+
 // projectedMinSeconds is the estimate (projectedSeconds) below which
 // projectedTooLong refuses no projected eigensolve, whatever the compute
 // limit: NCV = 476 rows, 238 vectors.
@@ -499,12 +518,12 @@ func (s *Server) checkWork(m cluster.Method, k int, w workload) error {
 	n := w.g.N()
 	w.k = k
 	e, why := vectors(m, k, n)
-	if densely(n, e) && s.denseTooLong(n, e) {
+	if eigensolvesVectors(m) && densely(n, e) && s.denseTooLong(n, e) {
 		// The largest e with n > 6e + 8 (workBytes' dense rule).
 		iterative := (n - 9) / 6
 		return fmt.Errorf("%w: %s on n = %d nodes: %s's eigensolve would be dense (from about n/6 vectors, %d on these nodes, the eigensolvers solve densely), which takes O(n³) time, about %.0f s here, and cannot be stopped once started, more than a quarter of this server's compute time limit of %v: keep the vectors this asks for at most %d, or restart tether serve with a larger -compute-timeout", errBadInput, why, n, m.Name(), iterative+1, denseSeconds(n, e), s.cfg.ComputeTimeout, iterative)
 	}
-	if !densely(n, e) && s.projectedTooLong(e) {
+	if eigensolvesVectors(m) && !densely(n, e) && s.projectedTooLong(e) {
 		fits := sort.Search(e, func(e int) bool { return s.projectedTooLong(e) }) - 1
 		return fmt.Errorf("%w: %s on n = %d nodes: %s's eigensolve of %d vectors diagonalizes a dense %d×%d projected matrix at every Lanczos restart, which takes O(NCV³) time, about %.0f s here, and cannot be stopped once started, more than a quarter of this server's compute time limit of %v: keep the vectors this asks for at most %d, or restart tether serve with a larger -compute-timeout", errBadInput, why, n, m.Name(), e, lanczosNCV(e), lanczosNCV(e), projectedSeconds(lanczosNCV(e)), s.cfg.ComputeTimeout, max(fits, 0))
 	}

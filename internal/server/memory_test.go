@@ -413,6 +413,20 @@ func TestProjectedSolveTimeBound(t *testing.T) {
 			t.Errorf("njw, k = %d on 10⁴ nodes under a compute limit of %v: %v, want accepted %v", c.k, c.timeout, err, c.ok)
 		}
 	}
+	// Methods that run no eigensolve of k vectors are not refused for
+	// one: labelprop with K = 800 classes, cvqe with k = 800 (their
+	// memory is still counted: a limit they pass here), while sl, an
+	// embedding of k vectors, is.
+	s.cfg.ComputeTimeout = 20 * time.Second
+	for _, c := range []struct {
+		m  cluster.Method
+		ok bool
+	}{{cluster.LabelProp{}, true}, {cluster.CVQE{}, true}, {cluster.SpectralLearning{}, false}} {
+		err := s.checkWork(c.m, 800, w)
+		if (err == nil) != c.ok || (err != nil && !strings.Contains(err.Error(), "projected matrix")) {
+			t.Errorf("%s, k = 800 on 10⁴ nodes under 20 s: %v, want accepted %v (refused only for the projected eigensolve)", c.m.Name(), err, c.ok)
+		}
+	}
 }
 
 // TestFGPWCKBounded: FGPWC's basis is never wider than maxFGPWCM (200)
