@@ -33,7 +33,8 @@
 // job and the field, as tether cluster refuses its flag.
 //
 // A job's run is bounded in memory as tether cluster's: its dense blocks
-// (a dense eigensolve, the Lanczos basis, labelprop's class scores) may
+// (a dense eigensolve, the Lanczos basis, labelprop's class scores,
+// cvqe's distances, fgpwc's objective over the constraints) may
 // take at most max_memory_mib MiB, by default (0) 3/4 of the memory
 // available to the process, GOMEMLIMIT aside; a job that needs more fails
 // naming the bytes, the bound and the fields to change, instead of

@@ -530,5 +530,5 @@ func explainBound(err error, bytes int64, mib int) error {
 	if mib > 0 {
 		origin = fmt.Sprintf(`"max_memory_mib": %d (%s)`, mib, wording.Bytes(bytes))
 	}
-	return fmt.Errorf(`%w; the job's dense blocks are bounded by %s: ask for a smaller "k", fewer classes in "labels" or smaller "knobs" that size the eigenvectors (M, Rank), or raise the bound with "max_memory_mib"`, err, origin)
+	return fmt.Errorf(`%w; the job's dense blocks are bounded by %s: ask for a smaller "k", fewer classes in "labels", fewer constraints or smaller "knobs" that size the eigenvectors (M, Rank), or raise the bound with "max_memory_mib"`, err, origin)
 }

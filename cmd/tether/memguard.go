@@ -44,5 +44,5 @@ func (b memoryBound) explain(err error) error {
 	if b.mib > 0 {
 		origin = fmt.Sprintf("-max-memory-mib %d (%s)", b.mib, wording.Bytes(b.bytes))
 	}
-	return fmt.Errorf("%w; tether cluster bounds the run's dense blocks by %s: ask for a smaller -k, fewer classes in -partial-labels or a smaller -set knob that sizes the eigenvectors (M, Rank), or raise the bound with -max-memory-mib", err, origin)
+	return fmt.Errorf("%w; tether cluster bounds the run's dense blocks by %s: ask for a smaller -k, fewer classes in -partial-labels, fewer constraints or a smaller -set knob that sizes the eigenvectors (M, Rank), or raise the bound with -max-memory-mib", err, origin)
 }
