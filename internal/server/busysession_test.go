@@ -1,6 +1,8 @@
 package server
 
 import (
+	"net/http"
+	"sync"
 	"testing"
 	"time"
 )
@@ -141,5 +143,50 @@ func TestBusySessionLRU(t *testing.T) {
 				t.Errorf("%d nodes held, budget %d", total, st.maxNodes)
 			}
 		})
+	}
+}
+
+// TestBusySessionServed: through withSession, a session whose request
+// runs, and another waits for it, for past the idle time is kept; once
+// both ended it goes an idle time after their end.
+func TestBusySessionServed(t *testing.T) {
+	s := newTest(t, Config{Workers: 1})
+	release := make(chan struct{})
+	entered := make(chan struct{}, 2)
+	s.mux.HandleFunc("POST /api/sessions/{id}/test-hold", s.withSession(func(w http.ResponseWriter, r *http.Request, ss *session) {
+		entered <- struct{}{}
+		<-release
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	var mu sync.Mutex
+	offset := time.Duration(0)
+	s.sessions.mu.Lock()
+	s.sessions.now = func() time.Time { mu.Lock(); defer mu.Unlock(); return time.Now().Add(offset) }
+	s.sessions.mu.Unlock()
+	at := func(d time.Duration) { mu.Lock(); offset = d; mu.Unlock(); s.sessions.get("another") }
+	id := newSession(t, s, 50)
+	ss, _ := s.sessions.get(id)
+	base := "/api/sessions/" + id
+	running := callAsync(t, s, "POST", base+"/test-hold", "application/json", []byte(`{}`))
+	<-entered
+	queued := callAsync(t, s, "POST", base+"/test-hold", "application/json", []byte(`{}`))
+	waitFor(t, "a request waiting for the session", func() bool { return ss.waiting.Load() == 1 })
+	at(2 * time.Hour)
+	if !s.sessions.has(id) {
+		t.Fatalf("session with a request running and one waiting dropped as idle after 2 h")
+	}
+	close(release)
+	for _, r := range []<-chan callReply{running, queued} {
+		if got := <-r; got.code != http.StatusNoContent {
+			t.Errorf("request: status %d, %s; want 204", got.code, got.body)
+		}
+	}
+	at(2*time.Hour + 59*time.Minute)
+	if !s.sessions.has(id) {
+		t.Errorf("session dropped 59 min after its last request ended (idle time 1 h)")
+	}
+	at(3*time.Hour + time.Minute)
+	if s.sessions.has(id) {
+		t.Errorf("session kept 61 min after its last request ended (idle time 1 h)")
 	}
 }
