@@ -205,18 +205,24 @@ func decode(r *http.Request, v any) error {
 // stopping) gets 503 without the lock.
 //
 // The request's context ends too when its session is dropped (deleted,
-// evicted or idle: session.done): a request still waiting for the
+// or evicted for the cap on sessions or the node budget, which pick a
+// session with a request in flight only when all have one; never idle
+// while one is in flight: store.acquire, session.done): a request still waiting for the
 // session, or whose turn comes after it was dropped, never runs h; one
 // running h is stopped (its computation's context ends, its worker is
 // freed) and its reply dropped. Either is answered 404 saying why the
 // session went, as a request naming it afterwards is.
 func (s *Server) withSession(h func(http.ResponseWriter, *http.Request, *session)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		ss, ok := s.sessions.get(r.PathValue("id"))
+		// The request is in flight on the session, never idle-evicted and
+		// evicted for the cap or the node budget only after the sessions
+		// without one, until it ends (store.acquire, store.release).
+		ss, ok := s.sessions.acquire(r.PathValue("id"))
 		if !ok {
 			writeError(w, http.StatusNotFound, s.noSession(r.PathValue("id")))
 			return
 		}
+		defer s.sessions.release(ss)
 		// The body is counted before it is read: its Content-Length, or
 		// for a body of unknown length (chunked) the most it may have.
 		// Bodies being read were not counted, and twelve connections

@@ -31,9 +31,18 @@ type session struct {
 	mu ctxLock
 	// waiting counts the requests waiting for mu (withSession), at most
 	// maxWaiting.
-	waiting  atomic.Int32
-	lastUsed time.Time // guarded by the store's lock
-	nodes    int       // nodes of its data, guarded by the store's lock
+	waiting atomic.Int32
+	// lastUsed is when the session's last request started or ended,
+	// whichever is later (store.get, store.acquire, store.release),
+	// guarded by the store's lock.
+	lastUsed time.Time
+	nodes    int // nodes of its data, guarded by the store's lock
+	// inFlight counts its requests in flight, from before they wait for
+	// mu until they end (store.acquire, store.release), guarded by the
+	// store's lock. A session with one is never idle (evictLocked), and
+	// the cap on sessions and the node budget evict one only when every
+	// candidate has one (store.create, store.charge).
+	inFlight int
 
 	// done ends when the session is dropped (deleted, evicted for the
 	// cap on sessions or the node budget, or idle), its cause an
@@ -102,9 +111,11 @@ type sessionState struct {
 	lastReq     ClusterRequest
 }
 
-// store holds the sessions, evicting those idle for longer than idle and,
-// when max sessions exist or their data exceed maxNodes nodes in all, the
-// least recently used ones: for the cap, a session without data first. It
+// store holds the sessions, evicting those idle for longer than idle (no
+// request in flight, and none ended for that long) and, when max sessions
+// exist or their data exceed maxNodes nodes in all, the least recently
+// used ones, those without a request in flight first: for the cap, a
+// session without data first among them. It
 // remembers why the last maxDropped sessions it dropped went, for the
 // reply to a request that names one (dropped).
 type store struct {
@@ -214,7 +225,11 @@ func (s *Server) stateCost(st *sessionState) int {
 }
 
 // charge records that s now holds n nodes (see cost) and evicts the least
-// recently used other sessions until all hold at most maxNodes nodes.
+// recently used other sessions until all hold at most maxNodes nodes:
+// those without a request in flight (inFlight) first, so that a session
+// computing is not dropped for one merely left open; one with a request in
+// flight only when every other holding data has one. Cost O(sessions) per
+// eviction.
 // cost counts the memory a session holds (its nodes, features, graph,
 // text, basis and embedding; review 92 found the graph's edges, any
 // number per node in an uploaded graph, not counted), so this bounds the
@@ -229,7 +244,7 @@ func (st *store) charge(s *session, n int) {
 		var oldest *session
 		for _, x := range st.m {
 			total += x.nodes
-			if x != s && x.nodes > 0 && (oldest == nil || x.lastUsed.Before(oldest.lastUsed)) {
+			if x != s && x.nodes > 0 && (oldest == nil || lessRecent(x, oldest)) {
 				oldest = x
 			}
 		}
@@ -240,7 +255,21 @@ func (st *store) charge(s *session, n int) {
 	}
 }
 
-// create adds a new empty session.
+// lessRecent reports whether x goes before y when the least recently used
+// session is evicted: one without a request in flight (inFlight) before
+// one with, then the one used less recently (lastUsed). st.mu is held.
+func lessRecent(x, y *session) bool {
+	if (x.inFlight == 0) != (y.inFlight == 0) {
+		return x.inFlight == 0
+	}
+	return x.lastUsed.Before(y.lastUsed)
+}
+
+// create adds a new empty session, first evicting the idle ones
+// (evictLocked) and, when max sessions remain, one: among those without a
+// request in flight (inFlight) if any, else among all, the least recently
+// used without data, else the least recently used. The cap holds either
+// way: a session is evicted whenever max exist. Cost O(sessions).
 func (st *store) create() (*session, error) {
 	var b [16]byte
 	if _, err := rand.Read(b[:]); err != nil {
@@ -255,23 +284,35 @@ func (st *store) create() (*session, error) {
 	if len(st.m) >= st.max {
 		// The least recently used session without data goes first:
 		// creating sessions evicted any, so a process creating empty
-		// ones could drop a user's work (review 92).
+		// ones could drop a user's work (review 92). Before that, one
+		// without a request in flight: the LRU picked the session
+		// computing, its lastUsed its request's start.
 		first := func(x, y *session) bool {
+			if (x.inFlight == 0) != (y.inFlight == 0) {
+				return x.inFlight == 0
+			}
 			if (x.nodes == 0) != (y.nodes == 0) {
 				return x.nodes == 0
 			}
 			return x.lastUsed.Before(y.lastUsed)
 		}
 		var oldest *session
+		busy := false
 		for _, x := range st.m {
+			busy = busy || x.inFlight > 0
 			if oldest == nil || first(x, oldest) {
 				oldest = x
 			}
 		}
 		why := fmt.Sprintf("when a new session passed this server's cap of %d sessions, as the least recently used one", st.max)
-		if oldest.nodes > 0 {
+		switch {
+		case oldest.inFlight > 0:
+			why += " (every session had a request in flight)"
+		case oldest.nodes > 0 && busy:
+			why += " (every session without a request in flight held data)"
+		case oldest.nodes > 0:
 			why += " (every session held data)"
-		} else {
+		default:
 			why += " without data"
 		}
 		st.dropLocked(oldest.id, why)
@@ -292,6 +333,33 @@ func (st *store) get(id string) (*session, bool) {
 		s.lastUsed = now
 	}
 	return s, ok
+}
+
+// acquire returns the session, marks it used and counts a request in
+// flight on it (inFlight) until release: the requests that wait for its
+// lock and run under it (withSession). Cost O(sessions) (evictLocked).
+func (st *store) acquire(id string) (*session, bool) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	now := st.now()
+	st.evictLocked(now)
+	s, ok := st.m[id]
+	if ok {
+		s.lastUsed = now
+		s.inFlight++
+	}
+	return s, ok
+}
+
+// release ends a request in flight on s (acquire) and marks s used now,
+// so that its idle time counts from the end of its last request. Cost O(1).
+func (st *store) release(s *session) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	s.inFlight--
+	if now := st.now(); now.After(s.lastUsed) {
+		s.lastUsed = now
+	}
 }
 
 func (st *store) delete(id string) bool {
@@ -329,12 +397,14 @@ func (st *store) len() int {
 	return len(st.m)
 }
 
-// evictLocked drops the sessions idle since before now − idle. A request
-// waiting for or computing on an evicted session is stopped and answered
-// 404 (dropLocked, withSession); the memory goes when it returns.
+// evictLocked drops the sessions idle since before now − idle: without a
+// request in flight (inFlight), their last request started or ended
+// (lastUsed) before then. A session whose request waits or computes for
+// longer than idle (a compute limit above it) is never idle. Cost
+// O(sessions).
 func (st *store) evictLocked(now time.Time) {
 	for id, s := range st.m {
-		if now.Sub(s.lastUsed) > st.idle {
+		if s.inFlight == 0 && now.Sub(s.lastUsed) > st.idle {
 			st.dropLocked(id, fmt.Sprintf("after %v without use (sessions idle for %v are dropped)", now.Sub(s.lastUsed).Round(time.Second), st.idle))
 		}
 	}
