@@ -288,13 +288,10 @@ func (st *store) create() (*session, error) {
 		// without a request in flight: the LRU picked the session
 		// computing, its lastUsed its request's start.
 		first := func(x, y *session) bool {
-			if (x.inFlight == 0) != (y.inFlight == 0) {
-				return x.inFlight == 0
-			}
-			if (x.nodes == 0) != (y.nodes == 0) {
+			if (x.inFlight == 0) == (y.inFlight == 0) && (x.nodes == 0) != (y.nodes == 0) {
 				return x.nodes == 0
 			}
-			return x.lastUsed.Before(y.lastUsed)
+			return lessRecent(x, y)
 		}
 		var oldest *session
 		busy := false
@@ -323,22 +320,17 @@ func (st *store) create() (*session, error) {
 }
 
 // get returns the session and marks it used.
-func (st *store) get(id string) (*session, bool) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	now := st.now()
-	st.evictLocked(now)
-	s, ok := st.m[id]
-	if ok {
-		s.lastUsed = now
-	}
-	return s, ok
-}
+func (st *store) get(id string) (*session, bool) { return st.use(id, false) }
 
 // acquire returns the session, marks it used and counts a request in
 // flight on it (inFlight) until release: the requests that wait for its
 // lock and run under it (withSession). Cost O(sessions) (evictLocked).
-func (st *store) acquire(id string) (*session, bool) {
+func (st *store) acquire(id string) (*session, bool) { return st.use(id, true) }
+
+// use is get, and acquire when inFlight: it evicts the idle sessions,
+// then looks id up, marks it used and, when inFlight, counts a request in
+// flight on it. Cost O(sessions) (evictLocked).
+func (st *store) use(id string, inFlight bool) (*session, bool) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	now := st.now()
@@ -346,7 +338,9 @@ func (st *store) acquire(id string) (*session, bool) {
 	s, ok := st.m[id]
 	if ok {
 		s.lastUsed = now
-		s.inFlight++
+		if inFlight {
+			s.inFlight++
+		}
 	}
 	return s, ok
 }

@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"github.com/tether-sc/tether/cluster"
-	"github.com/tether-sc/tether/constraint"
-	"github.com/tether-sc/tether/graph"
 )
 
 // TestSettingsBounds: a request's computation carries the server's
@@ -25,22 +23,8 @@ func TestSettingsBounds(t *testing.T) {
 		t.Fatalf("settings(7) = %+v (eigen %+v): want seed 7 and both bounds %d", set, set.EigenSettings, limit)
 	}
 	const n = 200
-	var edges []graph.Edge
-	for i := range n {
-		edges = append(edges, graph.Edge{I: i, J: (i + 1) % n, W: 1}, graph.Edge{I: i, J: (i + 2) % n, W: 1})
-	}
-	g, err := graph.FromEdges(n, edges)
-	if err != nil {
-		t.Fatal(err)
-	}
-	labels := make(constraint.Labels, n)
-	for i := range labels {
-		labels[i] = constraint.Unlabeled
-		if i%2 == 0 {
-			labels[i] = i / 2
-		}
-	}
-	_, err = cluster.Run(context.Background(), cluster.LabelProp{}, &cluster.Problem{Graph: g, K: n / 2, Labels: labels}, set)
+	g, labels := labelledCirculant(t, n, 2, 2)
+	_, err := cluster.Run(context.Background(), cluster.LabelProp{}, &cluster.Problem{Graph: g, K: n / 2, Labels: labels}, set)
 	if !errors.Is(err, cluster.ErrInvalid) || !strings.Contains(err.Error(), "960000 bytes") {
 		t.Errorf("labelprop, 100 classes on 200 nodes under %d bytes: %v; want ErrInvalid naming 960000 bytes", limit, err)
 	}
