@@ -478,20 +478,14 @@ func (s *Server) projectedTooLong(e int) bool {
 // eigensolvesVectors reports whether m computes its partition from an
 // eigensolve of about as many vectors as vectors() counts (k, or the knob
 // that sizes its embedding), which the time bounds of checkWork
-// (denseTooLong, projectedTooLong) are about: every method but those that
-// compute no such eigensolve — labelprop (class propagation by conjugate
-// gradients or sweeps), cvqe and plmeans (k-means-like updates on the
-// feature rows or a kernel), cpca and clpp (a d×d eigenproblem of the
-// features, whatever k) — whose k asks for no unstoppable dense solve
-// (labelprop with K = 800 classes on 10⁴ nodes was refused as an
-// eigensolve of 800 vectors under the default 2-minute limit). Their
-// memory is still counted (workBytes, methodBytes). Cost O(1).
+// (denseTooLong, projectedTooLong) are about: every method but those
+// whose Uses declare NoKEigensolve (labelprop, cvqe, plmeans, cpca and
+// clpp), whose k asks for no unstoppable dense solve (labelprop with K =
+// 800 classes on 10⁴ nodes was refused as an eigensolve of 800 vectors
+// under the default 2-minute limit). Their memory is still counted
+// (workBytes, methodBytes). Cost O(1).
 func eigensolvesVectors(m cluster.Method) bool {
-	switch m.Name() {
-	case "labelprop", "cvqe", "plmeans", "cpca", "clpp":
-		return false
-	}
-	return true
+	return !m.Uses().NoKEigensolve
 }
 
 // projectedMinSeconds is the estimate (projectedSeconds) below which
