@@ -130,8 +130,14 @@ func boolKnob(m cluster.Method, name string) bool {
 // vectors returns the number of vectors m computes for k clusters on n
 // nodes, as far as its knobs say it (the largest of k, FGPWC's and CCSR's
 // M, FGPWC's automatic m up to MaxM, SSC-KA's Rank, and with k = 0 the
-// cap MaxK of an estimated k), and what sets it, for messages ("k = 50",
-// "knob M = 300"): the e of workBytes.
+// cap MaxK of an estimated k plus one: bethe's doubling asks for MaxK + 1
+// eigenpairs), and what sets it, for messages ("k = 50", "knob M =
+// 300"): the e of workBytes, and of projectedTooLong, whose Lanczos basis
+// is sized by the pairs the solver is asked for beyond the deflated null
+// vectors. e bounds them: njw, ncut, usc and the other Laplacian
+// embeddings ask for k with the null vector deflated (k − 1 on a
+// connected graph), fgpwc for M + 1 with it deflated (M), bethe with k
+// given for k (TestVectorsBoundLanczosPairs).
 func vectors(m cluster.Method, k, n int) (int, string) {
 	e, why := k, fmt.Sprintf("k = %d", k)
 	raise := func(v int64, what string) {
@@ -161,7 +167,9 @@ func vectors(m cluster.Method, k, n int) (int, string) {
 		if v == 0 {
 			v = 100
 		}
-		raise(v, fmt.Sprintf("%s's cap MaxK = %d on the estimated k", m.Name(), v))
+		// bethe's doubling asks for up to MaxK + 1 eigenpairs, one more
+		// than the cap, to tell whether the cap is reached.
+		raise(v+1, fmt.Sprintf("%s's cap MaxK = %d on the estimated k (%d eigenpairs, one more to tell whether it is reached)", m.Name(), v, v+1))
 	}
 	return e, why
 }
