@@ -683,6 +683,12 @@ func (s *Server) handleData(w http.ResponseWriter, r *http.Request, ss *session)
 	var src Source
 	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if ct == "application/json" {
+		if r.URL.RawQuery != "" {
+			// The upload's options (checkQuery let them through) would
+			// be ignored: a JSON body gives them in its options.
+			s.fail(w, fmt.Errorf("%w: query parameters (%s) are options of an upload (a body that is not JSON); a JSON body gives them in its \"options\"", errBadInput, strings.Join(slices.Sorted(maps.Keys(r.URL.Query())), ", ")))
+			return
+		}
 		var req dataRequest
 		if err := decode(r, &req); err != nil {
 			s.fail(w, err)
@@ -765,14 +771,22 @@ func (s *Server) handleData(w http.ResponseWriter, r *http.Request, ss *session)
 	s.writeJSON(w, http.StatusOK, ss.info())
 }
 
-// checkUploadQuery refuses, as bad input, a query parameter of an upload
-// that is no reader or weight option (a misspelt option would be
-// ignored) or one given twice (one of its values would be).
-func checkUploadQuery(q url.Values) error {
+// uploadQuery lists the query parameters of an upload to POST …/data:
+// name, kind, and the reader and weight options.
+func uploadQuery() []string {
 	known := []string{"name", "kind"}
 	for _, r := range slices.Concat(readOptions, weightOptions) {
 		known = append(known, r.name)
 	}
+	return known
+}
+
+// checkUploadQuery refuses, as bad input, a query parameter of an upload
+// that is no reader or weight option (a misspelt option would be
+// ignored; checkQuery refuses it first) or one given twice (one of its
+// values would be).
+func checkUploadQuery(q url.Values) error {
+	known := uploadQuery()
 	for _, k := range slices.Sorted(maps.Keys(q)) {
 		if !slices.Contains(known, k) {
 			return fmt.Errorf("%w: unknown query parameter %q (the options are %s)", errBadInput, k, strings.Join(known, ", "))
