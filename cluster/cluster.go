@@ -493,6 +493,18 @@ type Uses struct {
 	// declare it (tether cluster's -regularize), rather than ignore it
 	// without a word (TestUsesRegularizes checks the declaration).
 	Regularizes bool
+	// NoKEigensolve reports that the method computes its partition
+	// without an eigensolve of about k vectors of an n-node operator (or
+	// of as many as the knob that sizes its embedding, fgpwc's M or
+	// sscka's Rank): labelprop propagates classes by conjugate gradients
+	// or sweeps, cvqe and plmeans update assignments k-means-like on the
+	// feature rows or a kernel, cpca and clpp solve a d×d eigenproblem of
+	// the features whatever k. A front end that bounds the time of such
+	// an eigensolve by k before it runs (tether serve refuses one whose
+	// dense solve or Lanczos restarts would outlast its compute limit)
+	// does not apply that bound to these methods; their memory is still
+	// counted. Every registered method decides (TestUsesNoKEigensolve).
+	NoKEigensolve bool
 }
 
 // ReadsDisconnected reports whether a method declaring u reads

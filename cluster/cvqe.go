@@ -76,7 +76,9 @@ func (CVQE) Name() string { return "cvqe" }
 // Uses declares what CVQE reads from a Problem (see Run): feature rows and
 // pairwise constraints (partial labels become pairs); a graph given beside
 // them is not used. k ≥ 2 (h(j) needs another centroid).
-func (CVQE) Uses() Uses { return Uses{Input: FeatureInput, Supervision: Pairs, MinK: 2} }
+func (CVQE) Uses() Uses {
+	return Uses{Input: FeatureInput, Supervision: Pairs, MinK: 2, NoKEigensolve: true}
+}
 
 // Partition clusters the rows of p.Features into p.K clusters.
 func (c CVQE) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {

@@ -72,7 +72,7 @@ type LabelProp struct {
 func (LabelProp) Name() string { return "labelprop" }
 
 // Uses declares what LabelProp reads from a Problem (see Run).
-func (LabelProp) Uses() Uses { return Uses{Supervision: LabelSet} }
+func (LabelProp) Uses() Uses { return Uses{Supervision: LabelSet, NoKEigensolve: true} }
 
 // Partition classifies the unlabelled nodes of p.Graph into p.K classes.
 func (lp LabelProp) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {

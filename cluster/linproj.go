@@ -72,7 +72,7 @@ func (CPCA) Name() string { return "cpca" }
 
 // Uses declares what CPCA reads from a Problem (see Run): feature rows and
 // pairwise constraints; a graph given beside them is not used.
-func (CPCA) Uses() Uses { return Uses{Input: FeatureInput, Supervision: Pairs} }
+func (CPCA) Uses() Uses { return Uses{Input: FeatureInput, Supervision: Pairs, NoKEigensolve: true} }
 
 // Partition projects p.Features by cPCA and clusters the projected rows.
 func (c CPCA) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
@@ -216,7 +216,9 @@ func (CLPP) Name() string { return "clpp" }
 
 // Uses declares what CLPP reads from a Problem (see Run): feature rows, the
 // affinity graph on them, and pairwise constraints.
-func (CLPP) Uses() Uses { return Uses{Input: GraphInput | FeatureInput, Supervision: Pairs} }
+func (CLPP) Uses() Uses {
+	return Uses{Input: GraphInput | FeatureInput, Supervision: Pairs, NoKEigensolve: true}
+}
 
 // Partition projects p.Features by cLPP on p.Graph and clusters the
 // projected rows.

@@ -161,11 +161,11 @@ func (PLMeans) Name() string { return "plmeans" }
 // for PLFeatures, the graph otherwise; k is estimated.
 func (m PLMeans) Uses() Uses {
 	if m.Kernel == PLFeatures {
-		return Uses{Input: FeatureInput, EstimatesK: true, FindsK: true}
+		return Uses{Input: FeatureInput, EstimatesK: true, FindsK: true, NoKEigensolve: true}
 	}
 	// The normalized-cut kernel divides by degrees: a graph with isolated
 	// nodes goes through Run's core rule (core.go).
-	return Uses{EstimatesK: true, FindsK: true, Core: m.Kernel == PLNormalizedCut}
+	return Uses{EstimatesK: true, FindsK: true, Core: m.Kernel == PLNormalizedCut, NoKEigensolve: true}
 }
 
 // plParams are the resolved knobs.

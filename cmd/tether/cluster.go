@@ -231,7 +231,7 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (_ 
 		if w := l.ScaleWarning("-scale minmax"); w != "" {
 			l.Warnings = append(l.Warnings, w)
 		}
-		if err := o.fitSpec(l, &spec, o.input, "data row"); err != nil {
+		if err := o.fitSpec(l, &spec, o.input, false, "data row"); err != nil {
 			if l.N() == 1 && opt.Header == dataset.HeaderAuto && !namedColumns(l.Features) {
 				// A header alone is such a file: say so (not when a
 				// header was read, above the one data row).
@@ -243,7 +243,7 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (_ 
 		if l.Data, err = readGraphReported(ctx, o.graphFile, o.gopt, rec); err != nil {
 			return nil, optionUsage(cmdName(o.flags), err)
 		}
-		if err := checkSize(cmdName(o.flags), o.graphFile, "node", l.N(), nil); err != nil {
+		if err := checkSize(cmdName(o.flags), o.graphFile, false, "node", l.N(), nil); err != nil {
 			return nil, err
 		}
 	default:
@@ -284,7 +284,7 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (_ 
 		if l.Graph == nil {
 			// Points: the graph's defaults shrink to what n allows, as
 			// for -input (a -n 8 moons used to fail on the 10-NN graph).
-			if err := o.fitSpec(l, &spec, "-gen "+o.gen, "point"); err != nil {
+			if err := o.fitSpec(l, &spec, "-gen "+o.gen, true, "point"); err != nil {
 				return nil, err
 			}
 		}
@@ -385,20 +385,20 @@ func (o *inputOptions) buildsNoGraph(l *loaded) bool {
 // fitSpec fits *spec, the graph to build from l's feature rows, to their
 // number (input.FitSpec, with its warning when the defaults shrink) and
 // checks that the flags' graph can be built on them (checkSize), naming
-// the rows as what in name. For a run that builds no graph (buildsNoGraph)
+// the rows as what in name; generated says they are a generator's (-gen). For a run that builds no graph (buildsNoGraph)
 // it checks the count of rows only: the graph flags then draw the warning
 // of unusedGraphFlags, and no warning speaks of a graph not built.
-func (o *inputOptions) fitSpec(l *loaded, spec *graph.Spec, name, what string) error {
+func (o *inputOptions) fitSpec(l *loaded, spec *graph.Spec, name string, generated bool, what string) error {
 	cmd := cmdName(o.flags)
 	if o.buildsNoGraph(l) {
-		return checkSize(cmd, name, what, l.N(), nil)
+		return checkSize(cmd, name, generated, what, l.N(), nil)
 	}
 	var small string
 	*spec, small = input.FitSpec(*spec, name, l.N(), isSet(o.flags, "knn"), isSet(o.flags, "sigma"), cliSpelling)
 	if small != "" {
 		l.Warnings = append(l.Warnings, small)
 	}
-	return checkSize(cmd, name, what, l.N(), spec)
+	return checkSize(cmd, name, generated, what, l.N(), spec)
 }
 
 // unusedGraphFlags returns the flags that shape the graph built from

@@ -38,7 +38,8 @@ func (m *Main) writeOutput(ctx context.Context, path string, write func(io.Write
 // writeReported is writeOutput followed, when path is a file and report
 // is true (the command's -quiet is not set), by the line "wrote PATH" on
 // standard error once the file is in place: every file a command writes
-// is named once, as powerlaw sample does ("wrote N values to PATH").
+// is named once, as powerlaw sample does ("wrote N values to PATH"); a
+// device or FIFO gets no such line (stageOutput, specialLine).
 // Standard output is not reported.
 func (m *Main) writeReported(ctx context.Context, path string, report bool, write func(io.Writer) error) error {
 	var w io.Writer
@@ -49,10 +50,19 @@ func (m *Main) writeReported(ctx context.Context, path string, report bool, writ
 }
 
 // stageOutput is writeOutput that prints msg as a line on w (when w is not
-// nil and path is a file) once the file is in place.
+// nil and path is a file) once the file is in place. A path that is not a
+// regular file (isSpecialFile: a device, a FIFO, a socket), which
+// atomicfile writes directly and where no file is made, gets no line
+// claiming one was written (specialLine): none for /dev/null, "sent …"
+// for the others.
 func (m *Main) stageOutput(ctx context.Context, path string, w io.Writer, msg string, write func(io.Writer) error) error {
 	if path == "" || isStdout(path) {
 		return write(m.Stdout)
+	}
+	if w != nil && isSpecialFile(path) {
+		if msg = specialLine(path, msg); msg == "" {
+			w = nil
+		}
 	}
 	if m.outputs == nil {
 		if err := atomicfile.Write(ctx, path, write); err != nil {
@@ -225,4 +235,22 @@ func isStdout(path string) bool {
 		return true
 	}
 	return false
+}
+
+// specialLine returns the line of stageOutput for path, a file that is
+// not a regular one, in place of msg, a line saying a file was written
+// ("wrote PATH", "wrote 100 values to PATH"): "" for the null device
+// (os.DevNull, or a link to it: the output went nowhere, as asked), else
+// msg with "wrote PATH" made "sent output to PATH" and another "wrote"
+// made "sent" ("sent 100 values to PATH"): the output went to the device
+// or FIFO, and no file was made. Cost: two stats.
+func specialLine(path, msg string) string {
+	fi, err := os.Stat(path)
+	if null, nerr := os.Stat(os.DevNull); err == nil && nerr == nil && os.SameFile(fi, null) {
+		return ""
+	}
+	if strings.Contains(msg, "wrote "+path) {
+		return strings.Replace(msg, "wrote "+path, "sent output to "+path, 1)
+	}
+	return strings.Replace(msg, "wrote ", "sent ", 1)
 }

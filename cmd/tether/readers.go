@@ -75,13 +75,13 @@ func optionUsage(cmd string, err error) error {
 // CSV had a header and one row. what is "data row" for feature tables and
 // "node" for graph files; spec is nil for graph files. A file of fewer
 // than 2 rows is an error of the data (of the user's -n, a usage error,
-// for a generator: name "-gen NAME"); a -knn or -sigma local:K the file
-// is too small for is a usage error of the command cmd, as -k above the
-// number of nodes is (checkK): the value was the user's (input.FitSpec
-// shrinks the defaults to fit).
-func checkSize(cmd, name, what string, n int, spec *graph.Spec) error {
+// when generated: the data of a generator, -gen, named so in name); a
+// -knn or -sigma local:K the file is too small for is a usage error of
+// the command cmd, as -k above the number of nodes is (checkK): the
+// value was the user's (input.FitSpec shrinks the defaults to fit).
+func checkSize(cmd, name string, generated bool, what string, n int, spec *graph.Spec) error {
 	if n < 2 {
-		if strings.HasPrefix(name, "-gen ") {
+		if generated {
 			// The generator's -n: the user's value, as -k is.
 			return usagef(cmd, "%s has %s; clustering needs at least 2: give -n 2 or more", name, wording.Count(n, what, what+"s"))
 		}

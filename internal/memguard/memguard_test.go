@@ -7,10 +7,9 @@ import (
 	"testing"
 
 	"github.com/tether-sc/tether/cluster"
-	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/eigen"
-	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/internal/memlimit"
+	"github.com/tether-sc/tether/internal/testgraph"
 )
 
 // TestSettings: Settings sets MaxDenseBytes and MaxBlockBytes to the
@@ -113,21 +112,7 @@ func TestMiB(t *testing.T) {
 // sentinels, not their text.
 func TestRefused(t *testing.T) {
 	const n = 200
-	var edges []graph.Edge
-	for i := range n {
-		edges = append(edges, graph.Edge{I: i, J: (i + 1) % n, W: 1}, graph.Edge{I: i, J: (i + 3) % n, W: 1})
-	}
-	g, err := graph.FromEdges(n, edges)
-	if err != nil {
-		t.Fatal(err)
-	}
-	labels := make(constraint.Labels, n)
-	for i := range labels {
-		labels[i] = constraint.Unlabeled
-		if i%2 == 0 {
-			labels[i] = i / 2
-		}
-	}
+	g, labels := testgraph.LabelledCirculant(t, n, 3, 2)
 	s := Settings(nil, 64<<10)
 	ctx := context.Background()
 	_, dense := cluster.Run(ctx, cluster.NJW{}, &cluster.Problem{Graph: g, K: 100}, s)

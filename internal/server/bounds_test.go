@@ -13,6 +13,7 @@ import (
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/eigen"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/testgraph"
 )
 
 // cancelOp is the identity operator on n values that cancels its context
@@ -117,7 +118,7 @@ func TestWorkLanczosServed(t *testing.T) {
 // both variants.
 func TestLabelPropWork(t *testing.T) {
 	const n, k = 1000, 100
-	g, labels := labelledCirculant(t, n, 7, 10)
+	g, labels := testgraph.LabelledCirculant(t, n, 7, 10)
 	w := workload{g: g}
 	for _, c := range []struct {
 		m      cluster.LabelProp
@@ -194,28 +195,4 @@ func TestCVQEWork(t *testing.T) {
 	if err != nil {
 		t.Errorf("checkWork accepts from %d bytes, then cluster.Run: %v", lo, err)
 	}
-}
-
-// labelledCirculant returns the circulant graph on n nodes with unit edges
-// (i, i+1) and (i, i+stride) mod n, and partial labels giving every
-// every-th node a class of its own (node i: class i/every), the rest
-// unlabelled: n/every classes for label propagation's memory tests.
-func labelledCirculant(t *testing.T, n, stride, every int) (*graph.Graph, constraint.Labels) {
-	t.Helper()
-	var edges []graph.Edge
-	for i := range n {
-		edges = append(edges, graph.Edge{I: i, J: (i + 1) % n, W: 1}, graph.Edge{I: i, J: (i + stride) % n, W: 1})
-	}
-	g, err := graph.FromEdges(n, edges)
-	if err != nil {
-		t.Fatal(err)
-	}
-	labels := make(constraint.Labels, n)
-	for i := range labels {
-		labels[i] = constraint.Unlabeled
-		if i%every == 0 {
-			labels[i] = i / every
-		}
-	}
-	return g, labels
 }

@@ -601,30 +601,56 @@ func (ss *sessionView) info() sessionInfo {
 	return in
 }
 
+// handleCreate creates a session and loads the initial data (-input)
+// into it, if any. It does not go through withSession (there is no
+// session to name yet, and no body), but gives the load what withSession
+// gives a request: the session counts the request in flight from its
+// creation until the reply (store.createAcquired, store.release), so a
+// session created or charged meanwhile does not evict it, as the least
+// recently used one without data, while it loads, and the load stops
+// when the session is dropped all the same (evicted once every session
+// has a request in flight), answered 503 naming why instead of 201 with
+// an id that names nothing. The compute deadline and the workers are s.compute's; a panic
+// is guard's (500), after which the session, whose id no reply gave, is
+// discarded.
 func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
-	ss, err := s.sessions.create()
+	ss, err := s.sessions.createAcquired()
 	if err != nil {
 		s.fail(w, err)
 		return
 	}
+	defer s.sessions.release(ss)
+	created := false
+	defer func() {
+		if !created {
+			// A panic (guard answers 500) or a failure: no reply
+			// gives the id.
+			s.sessions.discard(ss.id)
+		}
+	}()
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	if s.cfg.Initial != nil {
+		ctx, gone := context.WithCancelCause(r.Context())
+		defer gone(nil)
+		defer context.AfterFunc(ss.done, func() { gone(context.Cause(ss.done)) })()
 		var next sessionState
-		err := s.compute(r.Context(), func(ctx context.Context) (err error) {
+		err := s.compute(ctx, func(ctx context.Context) (err error) {
 			next, err = s.newData(ctx, s.cfg.Initial, s.cfg.InitialSource)
 			return err
 		})
+		if ss.done.Err() != nil {
+			err = fmt.Errorf("%w: the new session was dropped while its initial data loaded, which stopped (%v); try again", errBusy, context.Cause(ss.done))
+		}
 		if err != nil {
 			// Not remembered as dropped: the reply does not give the
-			// id (store.discard). It was remembered as deleted "by a
-			// request to delete it".
-			s.sessions.discard(ss.id)
+			// id (store.discard, deferred above).
 			s.fail(w, err)
 			return
 		}
 		s.commit(ss, next)
 	}
+	created = true
 	s.writeJSON(w, http.StatusCreated, ss.info())
 }
 
@@ -657,6 +683,12 @@ func (s *Server) handleData(w http.ResponseWriter, r *http.Request, ss *session)
 	var src Source
 	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if ct == "application/json" {
+		if r.URL.RawQuery != "" {
+			// The upload's options (checkQuery let them through) would
+			// be ignored: a JSON body gives them in its options.
+			s.fail(w, fmt.Errorf("%w: query parameters (%s) are options of an upload (a body that is not JSON); a JSON body gives them in its \"options\"", errBadInput, strings.Join(slices.Sorted(maps.Keys(r.URL.Query())), ", ")))
+			return
+		}
 		var req dataRequest
 		if err := decode(r, &req); err != nil {
 			s.fail(w, err)
@@ -739,14 +771,22 @@ func (s *Server) handleData(w http.ResponseWriter, r *http.Request, ss *session)
 	s.writeJSON(w, http.StatusOK, ss.info())
 }
 
-// checkUploadQuery refuses, as bad input, a query parameter of an upload
-// that is no reader or weight option (a misspelt option would be
-// ignored) or one given twice (one of its values would be).
-func checkUploadQuery(q url.Values) error {
+// uploadQuery lists the query parameters of an upload to POST …/data:
+// name, kind, and the reader and weight options.
+func uploadQuery() []string {
 	known := []string{"name", "kind"}
 	for _, r := range slices.Concat(readOptions, weightOptions) {
 		known = append(known, r.name)
 	}
+	return known
+}
+
+// checkUploadQuery refuses, as bad input, a query parameter of an upload
+// that is no reader or weight option (a misspelt option would be
+// ignored; checkQuery refuses it first) or one given twice (one of its
+// values would be).
+func checkUploadQuery(q url.Values) error {
+	known := uploadQuery()
 	for _, k := range slices.Sorted(maps.Keys(q)) {
 		if !slices.Contains(known, k) {
 			return fmt.Errorf("%w: unknown query parameter %q (the options are %s)", errBadInput, k, strings.Join(known, ", "))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"runtime"
 	"sort"
 	"strconv"
 
@@ -130,8 +131,14 @@ func boolKnob(m cluster.Method, name string) bool {
 // vectors returns the number of vectors m computes for k clusters on n
 // nodes, as far as its knobs say it (the largest of k, FGPWC's and CCSR's
 // M, FGPWC's automatic m up to MaxM, SSC-KA's Rank, and with k = 0 the
-// cap MaxK of an estimated k), and what sets it, for messages ("k = 50",
-// "knob M = 300"): the e of workBytes.
+// cap MaxK of an estimated k plus one: bethe's doubling asks for MaxK + 1
+// eigenpairs), and what sets it, for messages ("k = 50", "knob M =
+// 300"): the e of workBytes, and of projectedTooLong, whose Lanczos basis
+// is sized by the pairs the solver is asked for beyond the deflated null
+// vectors. e bounds them: njw, ncut, usc and the other Laplacian
+// embeddings ask for k with the null vector deflated (k − 1 on a
+// connected graph), fgpwc for M + 1 with it deflated (M), bethe with k
+// given for k (TestVectorsBoundLanczosPairs).
 func vectors(m cluster.Method, k, n int) (int, string) {
 	e, why := k, fmt.Sprintf("k = %d", k)
 	raise := func(v int64, what string) {
@@ -161,7 +168,9 @@ func vectors(m cluster.Method, k, n int) (int, string) {
 		if v == 0 {
 			v = 100
 		}
-		raise(v, fmt.Sprintf("%s's cap MaxK = %d on the estimated k", m.Name(), v))
+		// bethe's doubling asks for up to MaxK + 1 eigenpairs, one more
+		// than the cap, to tell whether the cap is reached.
+		raise(v+1, fmt.Sprintf("%s's cap MaxK = %d on the estimated k (%d eigenpairs, one more to tell whether it is reached)", m.Name(), v, v+1))
 	}
 	return e, why
 }
@@ -221,7 +230,12 @@ func workloadOf(d *input.Data, pairs []constraint.Pair) workload {
 //     8·(3·K·m + 5·K) bytes, cluster.FGPWCObjectiveBytes, as the library
 //     refuses them beyond cluster.Settings.MaxBlockBytes (set to
 //     -max-request-mib): counted here, a request with many constraints is
-//     refused before its embedding is computed, not after.
+//     refused before its embedding is computed, not after. With AutoTune,
+//     IterCV or Laplacian auto, the fits of its cross-validation that run
+//     at once, min(GOMAXPROCS, folds × candidates), each with an n×m
+//     embedding, k-means scratch and its objective (fgpwcCVBytes:
+//     measured 4 to 11 MB at n = 4000, m = 20, 8 fits, for 19 to 38 MB;
+//     counting one objective, 1.0 MB, missed them).
 //   - cosc: its merged copy of the graph and constraints, and per worker
 //     the scratch state of RatioDCA (three values per edge, a dozen per
 //     node) and two random starts in flight (the starts are drawn in
@@ -280,10 +294,21 @@ func methodBytes(m cluster.Method, w workload) (bytes int64, what, remedy string
 	case "fgpwc":
 		// Its objective's K×m blocks (cluster.FGPWCObjectiveBytes, which
 		// cluster.Settings.MaxBlockBytes bounds) for K constraints on
-		// its basis of m = vectors columns, beyond workBytes' basis.
+		// its basis of m = vectors columns, beyond workBytes' basis, and
+		// the fits its cross-validation runs at once (fgpwcCVBytes).
 		if kk := len(w.pairs); kk > 0 {
 			e, _ := vectors(m, w.k, n)
-			return cluster.FGPWCObjectiveBytes(kk, e), fmt.Sprintf("three K×m blocks of its objective: K = %d constraints, m = %d", kk, e), "give fewer constraints, or a smaller M (or MaxM)"
+			b := float64(cluster.FGPWCObjectiveBytes(kk, e))
+			what := fmt.Sprintf("three K×m blocks of its objective: K = %d constraints, m = %d", kk, e)
+			remedy := "give fewer constraints, or a smaller M (or MaxM)"
+			if f, ok := fgpwcOf(m); ok {
+				if cv, fits, folds := fgpwcCVBytes(f, n, e, kk); cv > 0 {
+					b += cv
+					what += fmt.Sprintf(", and %s for its cross-validation on %d folds (AutoTune, IterCV or Laplacian auto), %d fits at once, each with an n×m embedding, k-means scratch and its objective", wording.Bytes(sat(cv)), folds, fits)
+					remedy = "turn off AutoTune and IterCV (and Laplacian auto), give fewer constraints, or a smaller M (or MaxM)"
+				}
+			}
+			return sat(b), what, remedy
 		}
 	case "cosc":
 		starts, _ := intKnob(m, "Starts")
@@ -346,6 +371,68 @@ func methodBytes(m cluster.Method, w workload) (bytes int64, what, remedy string
 		}
 	}
 	return 0, "", ""
+}
+
+// fgpwcCVBytes returns the memory FGPWC f's cross-validation on K =
+// pairs constraints holds at once beyond a single fit (fgpwc_cv.go), for
+// n nodes and a basis of m columns, with the number of fits it runs at
+// once and of folds; 0 when it does not cross-validate (no AutoTune,
+// IterCV or Laplacian auto, or fewer than 2 folds: fewer than 2
+// constraints). Its fits run GOMAXPROCS at a time (parallel.For), each
+// holding the objective of its training folds (and, for AutoTune, of its
+// held-out fold: K constraints in all, cluster.FGPWCObjectiveBytes), the
+// n×m embedding V·X its k-means reads and the scratch of k-means's
+// restarts, up to 5 at once of about 5 values a node each (200·n bytes);
+// so fits = min(GOMAXPROCS, tasks), the tasks being folds × 75 grid
+// points (AutoTune: the pairs σ_m ≤ σ_c of its 10×10 grid), × up to 5
+// caps (IterCV) or × 1 (Laplacian auto alone, the held-out score), and
+// twice as many with Laplacian auto, which embeds (one more eigensolve,
+// workBytes) and cross-validates both Laplacians at once. With Imprint every fold has a basis of its own,
+// embedded with its training constraints and kept to the end (AutoTune's
+// folds and IterCV's are different: both are held, n×(m + 1) values
+// each, for each Laplacian), with up to min(fits, folds) eigensolves at
+// once (workBytes each). Measured (testmem.PeakHeap, GC at 5 %) on 4000
+// nodes, 2000 pairs, m = 20: with GOMAXPROCS 16, IterCV 9.8 MB and
+// AutoTune with IterCV 13.6 MB above the same fit without them, for
+// estimates of 37 and 40 MB; with GOMAXPROCS 8, 4.2 to 11.4 MB for 19 to
+// 38 MB (TestFGPWCCVMemoryEstimate; on the 2-core machine short fits
+// overlap less than 8 cores would make them); with GOMAXPROCS 2, nothing
+// measurable. Cost O(1).
+func fgpwcCVBytes(f cluster.FGPWC, n, m, pairs int) (bytes float64, fits, folds int) {
+	auto := f.Laplacian == cluster.FGPWCAutoLaplacian
+	tuneFolds, iterFolds := f.TuneFolds, f.TuneFolds
+	if f.TuneFolds == 0 {
+		tuneFolds, iterFolds = 5, 3
+	}
+	tasks, bases := 0, 0
+	if f.AutoTune {
+		folds = min(tuneFolds, pairs)
+		tasks, bases = folds*75, folds
+	}
+	if f.IterCV || auto {
+		itf, caps := min(iterFolds, pairs), 1
+		if f.IterCV {
+			caps = 5
+		}
+		folds = max(folds, itf)
+		tasks, bases = max(tasks, itf*caps), bases+itf
+	}
+	if folds < 2 {
+		return 0, 0, 0
+	}
+	fits = min(runtime.GOMAXPROCS(0), tasks)
+	if auto {
+		fits, bases = 2*fits, 2*bases
+	}
+	nf, mf := float64(n), float64(m)
+	bytes = float64(fits) * (8*nf*mf + 200*nf + float64(cluster.FGPWCObjectiveBytes(pairs, m)))
+	if auto {
+		bytes += float64(workBytes(n, m))
+	}
+	if f.Imprint {
+		bytes += float64(bases)*8*nf*(mf+1) + float64(min(fits, bases))*float64(workBytes(n, m))
+	}
+	return bytes, fits, folds
 }
 
 // noaVotes reports whether ml-noa-ssc or mcl-noa-ssc m votes on w's
@@ -478,20 +565,14 @@ func (s *Server) projectedTooLong(e int) bool {
 // eigensolvesVectors reports whether m computes its partition from an
 // eigensolve of about as many vectors as vectors() counts (k, or the knob
 // that sizes its embedding), which the time bounds of checkWork
-// (denseTooLong, projectedTooLong) are about: every method but those that
-// compute no such eigensolve — labelprop (class propagation by conjugate
-// gradients or sweeps), cvqe and plmeans (k-means-like updates on the
-// feature rows or a kernel), cpca and clpp (a d×d eigenproblem of the
-// features, whatever k) — whose k asks for no unstoppable dense solve
-// (labelprop with K = 800 classes on 10⁴ nodes was refused as an
-// eigensolve of 800 vectors under the default 2-minute limit). Their
-// memory is still counted (workBytes, methodBytes). Cost O(1).
+// (denseTooLong, projectedTooLong) are about: every method but those
+// whose Uses declare NoKEigensolve (labelprop, cvqe, plmeans, cpca and
+// clpp), whose k asks for no unstoppable dense solve (labelprop with K =
+// 800 classes on 10⁴ nodes was refused as an eigensolve of 800 vectors
+// under the default 2-minute limit). Their memory is still counted
+// (workBytes, methodBytes). Cost O(1).
 func eigensolvesVectors(m cluster.Method) bool {
-	switch m.Name() {
-	case "labelprop", "cvqe", "plmeans", "cpca", "clpp":
-		return false
-	}
-	return true
+	return !m.Uses().NoKEigensolve
 }
 
 // projectedMinSeconds is the estimate (projectedSeconds) below which

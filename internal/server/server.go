@@ -7,10 +7,13 @@ import (
 	"fmt"
 	"io/fs"
 	"log"
+	"maps"
 	"net"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -335,8 +338,9 @@ func (s *Server) routes() {
 	})
 	api := http.NewServeMux() // the API alone, to find a path's methods
 	for _, r := range s.apiRoutes() {
-		mux.HandleFunc(r.pattern, r.handler)
-		api.HandleFunc(r.pattern, r.handler)
+		h := s.checkQuery(r.pattern, r.query, r.handler)
+		mux.HandleFunc(r.pattern, h)
+		api.HandleFunc(r.pattern, h)
 	}
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		if allow := allowedMethods(api, r); allow != nil {
@@ -365,36 +369,74 @@ func allowedMethods(api *http.ServeMux, r *http.Request) []string {
 	return allow
 }
 
-// route is one endpoint of the API: its ServeMux pattern ("METHOD path")
-// and handler.
+// route is one endpoint of the API: its ServeMux pattern ("METHOD path"),
+// handler, and the query parameters it takes (nil: none), any other of
+// which is refused (checkQuery).
 type route struct {
 	pattern string
 	handler http.HandlerFunc
+	query   []string
+}
+
+// checkQuery returns h refusing (400) a request to the endpoint pattern
+// whose query does not parse or has a parameter not in known, naming it
+// and those the endpoint takes: one misspelt or meant for another
+// endpoint (POST …/data?x=1) was ignored without a word. The body, if
+// any, is left unread, so the connection closes after the refusal (as
+// withSession's refusals do). Cost O(query length).
+func (s *Server) checkQuery(pattern string, known []string, h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.RawQuery == "" {
+			h(w, r)
+			return
+		}
+		takes := "it takes none"
+		if len(known) > 0 {
+			takes = "the options are " + strings.Join(known, ", ")
+		}
+		q, err := url.ParseQuery(r.URL.RawQuery)
+		if err != nil {
+			err = fmt.Errorf("%w: the query of %s does not parse (%s): %w", errBadInput, pattern, takes, err)
+		}
+		for _, k := range slices.Sorted(maps.Keys(q)) {
+			if err == nil && !slices.Contains(known, k) {
+				err = fmt.Errorf("%w: unknown query parameter %q (%s) of %s; see docs/api.md", errBadInput, k, takes, pattern)
+			}
+		}
+		if err != nil {
+			if r.ContentLength != 0 {
+				w.Header().Set("Connection", "close")
+			}
+			s.fail(w, err)
+			return
+		}
+		h(w, r)
+	}
 }
 
 // apiRoutes lists the API's endpoints, each documented in docs/api.md
 // (TestAPIDocCoversRoutes).
 func (s *Server) apiRoutes() []route {
 	return []route{
-		{"GET /api/methods", s.handleMethods},
-		{"GET /api/generators", s.handleGenerators},
-		{"POST /api/sessions", s.handleCreate},
-		{"GET /api/sessions/{id}", s.readSession(s.handleInfo, nil)},
-		{"DELETE /api/sessions/{id}", s.handleDelete},
-		{"POST /api/sessions/{id}/data", s.withSession(s.handleData)},
-		{"GET /api/sessions/{id}/points", s.readSession(s.handlePoints, pointsBound)},
-		{"GET /api/sessions/{id}/constraints", s.readSession(s.handleGetConstraints, constraintsBound)},
-		{"PUT /api/sessions/{id}/constraints", s.withSession(s.handlePutConstraints)},
-		{"POST /api/sessions/{id}/constraints", s.withSession(s.handleAddConstraints)},
-		{"DELETE /api/sessions/{id}/constraints", s.withSession(s.handleClearConstraints)},
-		{"DELETE /api/sessions/{id}/constraints/{i}/{j}", s.withSession(s.handleDeleteConstraint)},
-		{"POST /api/sessions/{id}/cluster", s.withSession(s.handleCluster)},
-		{"POST /api/sessions/{id}/suggest", s.withSession(s.handleSuggest)},
-		{"GET /api/sessions/{id}/export/labels", s.readSession(s.handleExportLabels, labelsBound)},
-		{"GET /api/sessions/{id}/export/constraints", s.readSession(s.handleExportConstraints, constraintsCSVBound)},
-		{"GET /api/sessions/{id}/export/summary", s.readSession(s.handleExportSummary, summaryBound)},
-		{"GET /api/sessions/{id}/save", s.readSession(s.handleSave, saveBound)},
-		{"POST /api/sessions/{id}/load", s.withSession(s.handleLoad)},
+		{pattern: "GET /api/methods", handler: s.handleMethods},
+		{pattern: "GET /api/generators", handler: s.handleGenerators},
+		{pattern: "POST /api/sessions", handler: s.handleCreate},
+		{pattern: "GET /api/sessions/{id}", handler: s.readSession(s.handleInfo, nil)},
+		{pattern: "DELETE /api/sessions/{id}", handler: s.handleDelete},
+		{pattern: "POST /api/sessions/{id}/data", handler: s.withSession(s.handleData), query: uploadQuery()},
+		{pattern: "GET /api/sessions/{id}/points", handler: s.readSession(s.handlePoints, pointsBound)},
+		{pattern: "GET /api/sessions/{id}/constraints", handler: s.readSession(s.handleGetConstraints, constraintsBound)},
+		{pattern: "PUT /api/sessions/{id}/constraints", handler: s.withSession(s.handlePutConstraints)},
+		{pattern: "POST /api/sessions/{id}/constraints", handler: s.withSession(s.handleAddConstraints)},
+		{pattern: "DELETE /api/sessions/{id}/constraints", handler: s.withSession(s.handleClearConstraints)},
+		{pattern: "DELETE /api/sessions/{id}/constraints/{i}/{j}", handler: s.withSession(s.handleDeleteConstraint)},
+		{pattern: "POST /api/sessions/{id}/cluster", handler: s.withSession(s.handleCluster)},
+		{pattern: "POST /api/sessions/{id}/suggest", handler: s.withSession(s.handleSuggest)},
+		{pattern: "GET /api/sessions/{id}/export/labels", handler: s.readSession(s.handleExportLabels, labelsBound)},
+		{pattern: "GET /api/sessions/{id}/export/constraints", handler: s.readSession(s.handleExportConstraints, constraintsCSVBound)},
+		{pattern: "GET /api/sessions/{id}/export/summary", handler: s.readSession(s.handleExportSummary, summaryBound)},
+		{pattern: "GET /api/sessions/{id}/save", handler: s.readSession(s.handleSave, saveBound)},
+		{pattern: "POST /api/sessions/{id}/load", handler: s.withSession(s.handleLoad)},
 	}
 }
 

@@ -270,7 +270,18 @@ func lessRecent(x, y *session) bool {
 // request in flight (inFlight) if any, else among all, the least recently
 // used without data, else the least recently used. The cap holds either
 // way: a session is evicted whenever max exist. Cost O(sessions).
-func (st *store) create() (*session, error) {
+func (st *store) create() (*session, error) { return st.createWith(0) }
+
+// createAcquired is create with the creating request in flight on the
+// new session (acquire) until release: handleCreate, which loads the
+// initial data (-input) into it, so that the session is not evicted, as
+// the least recently used one without data, by a session created while
+// it loads, nor idle-evicted. Cost O(sessions).
+func (st *store) createAcquired() (*session, error) { return st.createWith(1) }
+
+// createWith is create with inFlight requests in flight on the new
+// session. Cost O(sessions).
+func (st *store) createWith(inFlight int) (*session, error) {
 	var b [16]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return nil, fmt.Errorf("session id: %w", err)
@@ -315,6 +326,7 @@ func (st *store) create() (*session, error) {
 		st.dropLocked(oldest.id, why)
 	}
 	s.lastUsed = now
+	s.inFlight = inFlight
 	st.m[s.id] = s
 	return s, nil
 }

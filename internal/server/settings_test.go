@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tether-sc/tether/cluster"
+	"github.com/tether-sc/tether/internal/testgraph"
 )
 
 // TestSettingsBounds: a request's computation carries the server's
@@ -23,7 +24,7 @@ func TestSettingsBounds(t *testing.T) {
 		t.Fatalf("settings(7) = %+v (eigen %+v): want seed 7 and both bounds %d", set, set.EigenSettings, limit)
 	}
 	const n = 200
-	g, labels := labelledCirculant(t, n, 2, 2)
+	g, labels := testgraph.LabelledCirculant(t, n, 2, 2)
 	_, err := cluster.Run(context.Background(), cluster.LabelProp{}, &cluster.Problem{Graph: g, K: n / 2, Labels: labels}, set)
 	if !errors.Is(err, cluster.ErrInvalid) || !strings.Contains(err.Error(), "960000 bytes") {
 		t.Errorf("labelprop, 100 classes on 200 nodes under %d bytes: %v; want ErrInvalid naming 960000 bytes", limit, err)
