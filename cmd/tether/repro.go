@@ -29,7 +29,8 @@ one with the files it reads, their layout and their source. -data names
 the folder that holds them; without -data, a missing folder or dataset is
 skipped and the page says so. Every run rebuilds the ledger (CLAIMS.md) of
 -o; "all" writes its index (README.md), and a run by name brings an
-existing index up to date from the pages.`
+existing index up to date from the pages. "list" and "all" stand alone;
+an experiment named twice runs once.`
 
 // quickOut is the default output directory of repro -quick.
 const quickOut = "tether-repro-quick"
@@ -54,6 +55,9 @@ func runRepro(ctx context.Context, m *Main, args []string) error {
 	}
 	if len(names) == 0 {
 		return usagef("repro", "name an experiment, all, or list (%s)", usageHint(fs))
+	}
+	if names, err = reproNames(names); err != nil {
+		return err
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -216,6 +220,25 @@ func runRepro(ctx context.Context, m *Main, args []string) error {
 	}
 	fmt.Fprintf(m.Stdout, "wrote %s\n", path)
 	return nil
+}
+
+// reproNames checks and tidies repro's positional arguments: "list" and
+// "all" must be alone (a usage error otherwise: list takes no names, and
+// all already runs every experiment), and an experiment named twice runs
+// once (the later mentions are dropped, the order kept).
+func reproNames(names []string) ([]string, error) {
+	var out []string
+	seen := map[string]bool{}
+	for _, n := range names {
+		if (n == "list" || n == "all") && len(names) > 1 {
+			return nil, usagef("repro", "%s must be alone (got %s)", n, strings.Join(names, " "))
+		}
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	return out, nil
 }
 
 // indexHeading begins the results index: a run by name rewrites a
