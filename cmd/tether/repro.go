@@ -106,9 +106,17 @@ func runRepro(ctx context.Context, m *Main, args []string) error {
 	if *quick {
 		mode = " -quick"
 	}
-	// An -o that cannot be written is refused before the experiments
-	// run, not when their pages are written.
-	if err := checkOutputs("repro", nil, []pathFlag{{"-o's ledger", filepath.Join(*out, experiment.LedgerFile)}}); err != nil {
+	// An -o or a -cache that cannot be written is refused before the
+	// experiments run, not when their pages or cells are written.
+	outs := []pathFlag{{"-o's ledger", filepath.Join(*out, experiment.LedgerFile)}}
+	if *cache != "" && len(exps) > 0 {
+		cacheDir := *cache
+		if *quick {
+			cacheDir = filepath.Join(cacheDir, "quick")
+		}
+		outs = append(outs, pathFlag{"-cache", filepath.Join(cacheDir, exps[0].Name+".jsonl")})
+	}
+	if err := checkOutputs("repro", nil, outs); err != nil {
 		return err
 	}
 	rec := m.recorder(ctx, *quiet)
