@@ -225,7 +225,7 @@ func realCells(env *Env, loads *memo[string, *realInstance]) ([]Cell, error) {
 			}
 			if m.unconstrained {
 				m := m
-				cells = append(cells, Cell{Key: realKey(r.name, "none", m.key, 0), Run: func(ctx context.Context) (Values, error) {
+				cells = append(cells, Cell{Key: realKey(r.name, "none", m.key, 0), Data: []string{r.name}, Run: func(ctx context.Context) (Values, error) {
 					return realRun(ctx, load, r.name, "none", m.key, 0, env.Seed)
 				}})
 				continue
@@ -233,7 +233,7 @@ func realCells(env *Env, loads *memo[string, *realInstance]) ([]Cell, error) {
 			for _, d := range plan.densities {
 				for rep := 0; rep < sets; rep++ {
 					m, d, rep := m, d, rep
-					cells = append(cells, Cell{Key: realKey(r.name, d, m.key, rep), Run: func(ctx context.Context) (Values, error) {
+					cells = append(cells, Cell{Key: realKey(r.name, d, m.key, rep), Data: []string{r.name}, Run: func(ctx context.Context) (Values, error) {
 						return realRun(ctx, load, r.name, d, m.key, rep, env.Seed)
 					}})
 				}
@@ -253,7 +253,7 @@ func realCells(env *Env, loads *memo[string, *realInstance]) ([]Cell, error) {
 			}
 			for rep := realSets; rep < realSets+realReplicationSets; rep++ {
 				rep := rep
-				cells = append(cells, Cell{Key: realKey(r.name, "1/n", "auto", rep), Run: func(ctx context.Context) (Values, error) {
+				cells = append(cells, Cell{Key: realKey(r.name, "1/n", "auto", rep), Data: []string{r.name}, Run: func(ctx context.Context) (Values, error) {
 					return realRun(ctx, load, r.name, "1/n", "auto", rep, env.Seed)
 				}})
 			}
@@ -283,7 +283,7 @@ func realHasAuto(plan realPlan) bool {
 
 // realLoad reads a dataset and builds its graph.
 func realLoad(ctx context.Context, r realRow, root string) (*realInstance, error) {
-	d, err := catalog.LoadContext(ctx, r.name, root, nil)
+	d, err := loadCatalog(ctx, r.name, root, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -42,7 +42,7 @@ func runRepro(ctx context.Context, m *Main, args []string) error {
 	quick := fs.Bool("quick", false, "smoke-test mode: fewer repetitions, smaller problems (default -o: "+quickOut+", never docs/results)")
 	out := fs.String("o", filepath.Join("docs", "results"), "output `directory`; experiment e writes into <dir>/e/")
 	data := fs.String("data", catalog.DefaultRoot(), "`folder` of the benchmark datasets (see above); by default $TETHER_DATASETS when set, else the developers' layout")
-	cache := fs.String("cache", ".tether-cache", "cache `directory` of finished cells (\"\" for none)")
+	cache := fs.String("cache", ".tether-cache", "cache `directory` of finished cells (\"\" for none); a cell reading a dataset is cached with a digest of its files, so other data recomputes it")
 	fresh := fs.Bool("fresh", false, "ignore the cache and recompute every cell; the cache is replaced only when all have run (Ctrl-C leaves it as it was)")
 	workers := fs.Int("workers", 0, "cells run at once (0: number of CPUs)")
 	seed := fs.Uint64("seed", 1, "base seed")
