@@ -123,7 +123,8 @@ func activeCells(env *Env) ([]Cell, error) {
 				for rep := 0; rep < plan.reps; rep++ {
 					r, m, s, rep := r, m, s, rep
 					cells = append(cells, Cell{
-						Key: activeKey(r.name, m.key, s, plan.batch, plan.budget, rep),
+						Key:  activeKey(r.name, m.key, s, plan.batch, plan.budget, rep),
+						Data: r.data(),
 						Run: func(ctx context.Context) (Values, error) {
 							return activeRun(ctx, loader, r, m.key, s, plan, rep, env.Seed)
 						},

@@ -38,7 +38,8 @@ func (e Estimate) Untimed() int { return e.Cells - e.Measured - e.Reported }
 // worker free, as Run's dynamic queue does. The time of the report
 // (plots) and of declaring the cells is not counted, nor any slowdown of
 // cells sharing the cores. Cost: one read of the cache file and one call
-// of e.Cells, which may read datasets; no cell is run.
+// of e.Cells, which may read datasets, and one SHA-256 of each dataset
+// file the cells read (their cache keys, Cell.Data); no cell is run.
 func EstimateRun(e Experiment, env *Env, cacheDir string, workers int) (Estimate, error) {
 	if workers <= 0 {
 		workers = 2
@@ -54,8 +55,13 @@ func EstimateRun(e Experiment, env *Env, cacheDir string, workers int) (Estimate
 	}
 	est.Cells = len(cells)
 	times := make([]float64, 0, len(cells))
+	digests := newDataDigests(env.dataRoot())
 	for _, c := range cells {
-		cc, ok := cached[c.Key]
+		key, err := digests.cacheKey(c)
+		if err != nil {
+			return est, fmt.Errorf("experiment %s: %w", e.Name, err)
+		}
+		cc, ok := cached[key]
 		if !ok {
 			continue
 		}

@@ -26,10 +26,19 @@ type Values map[string]float64
 
 // Cell is one independent unit of work of an experiment.
 type Cell struct {
-	// Key identifies the cell uniquely and stably across runs: it is the
-	// cache key, so it must change whenever the cell's definition does
-	// (e.g. "iris/fgpwc/rep3").
+	// Key identifies the cell uniquely and stably across runs: with a
+	// digest of the files of the datasets in Data it is the cache key, so
+	// it must change whenever the cell's definition does (e.g.
+	// "iris/fgpwc/rep3"); a change of the data files changes the digest.
 	Key string
+	// Data names the catalogued datasets (dataset/catalog) the cell reads
+	// under Env's data root, nil for a cell of generated data. Run caches
+	// the cell under Key and the SHA-256 of those datasets' files
+	// ("Key#data=<16 hex digits>"), so a cell is recomputed when the data
+	// it reads differ (another -data folder, an edited file) and taken
+	// from the cache when the same contents lie elsewhere. A cell that
+	// loads a dataset not named here (loadCatalog, noteData) fails.
+	Data []string
 	// Run computes the cell. It must be deterministic (seed everything from
 	// the key or the environment) and honour ctx.
 	Run func(ctx context.Context) (Values, error)

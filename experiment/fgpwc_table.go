@@ -214,6 +214,15 @@ func (l *fgpwcLoader) get(ctx context.Context, r fgpwcRow) (*fgpwcInstance, erro
 	return l.data.get(ctx, r.name, func(ctx context.Context) (*fgpwcInstance, error) { return fgpwcLoad(ctx, r, l.root, l.seed, l.spec) })
 }
 
+// data returns the catalogued datasets row r reads (Cell.Data): none for a
+// generated row, else its own.
+func (r fgpwcRow) data() []string {
+	if _, ok := fgpwcSynth[r.name]; ok {
+		return nil
+	}
+	return []string{r.name}
+}
+
 // fgpwcSynth are the generated rows: the generator (synth.Lookup) and its
 // noise; n and k are the row's. The paper's "interlaced circles" are our
 // interlaced generator.
@@ -248,7 +257,7 @@ func fgpwcLoad(ctx context.Context, r fgpwcRow, root string, seed uint64, overri
 		}
 	} else {
 		var d *catalog.Data
-		d, err = catalog.LoadContext(ctx, r.name, root, nil)
+		d, err = loadCatalog(ctx, r.name, root, nil)
 		if err == nil {
 			truth = d.Labels
 			if r.sim == "Network" {
@@ -351,7 +360,8 @@ func fgpwcCells(env *Env) ([]Cell, error) {
 				}
 				r, c, rep := r, c, rep
 				cells = append(cells, Cell{
-					Key: fgpwcKey(r, c.key, rep),
+					Key:  fgpwcKey(r, c.key, rep),
+					Data: r.data(),
 					Run: func(ctx context.Context) (Values, error) {
 						return fgpwcRun(ctx, loader, r, c.key, rep, env.Seed)
 					},

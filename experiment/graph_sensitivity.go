@@ -179,11 +179,11 @@ func GraphSensitivity() Experiment {
 					}
 					for rep := 0; rep < ssReps(env); rep++ {
 						for _, m := range t31Methods {
-							cells = append(cells, Cell{Key: fmt.Sprintf("%s/table3.1/%s/%s/rep%d", rd.key, d.name, m.key, rep),
+							cells = append(cells, Cell{Key: fmt.Sprintf("%s/table3.1/%s/%s/rep%d", rd.key, d.name, m.key, rep), Data: d.data(),
 								Run: func(ctx context.Context) (Values, error) { return table31Cell(ctx, env, cache, d, m.key, rep) }})
 						}
 						for _, m := range t42Methods {
-							cells = append(cells, Cell{Key: fmt.Sprintf("%s/table4.2/%s/%s/rep%d", rd.key, d.name, m.key, rep),
+							cells = append(cells, Cell{Key: fmt.Sprintf("%s/table4.2/%s/%s/rep%d", rd.key, d.name, m.key, rep), Data: d.data(),
 								Run: func(ctx context.Context) (Values, error) {
 									return table42Cell(ctx, env, cache, d, m.key, rep, false)
 								}})
@@ -193,7 +193,7 @@ func GraphSensitivity() Experiment {
 				for _, r := range rows {
 					for rep := 0; rep < gsSets(env); rep++ {
 						for _, m := range gsFGPWCMethods {
-							cells = append(cells, Cell{Key: fmt.Sprintf("%s/fgpwc-table1/%s/%s/rep%d", rd.key, r.name, m.key, rep),
+							cells = append(cells, Cell{Key: fmt.Sprintf("%s/fgpwc-table1/%s/%s/rep%d", rd.key, r.name, m.key, rep), Data: r.data(),
 								Run: func(ctx context.Context) (Values, error) { return fgpwcRun(ctx, ld, r, m.key, rep, env.Seed) }})
 						}
 					}

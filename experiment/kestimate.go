@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/tether-sc/tether/cluster"
-	"github.com/tether-sc/tether/dataset/catalog"
 	"github.com/tether-sc/tether/dataset/synth"
 	"github.com/tether-sc/tether/graph"
 )
@@ -125,8 +124,8 @@ func kestCells(env *Env) ([]Cell, error) {
 			continue // wiki takes seconds; absent datasets are reported as not run
 		}
 		name := name
-		cells = append(cells, Cell{Key: "net/" + name, Run: func(ctx context.Context) (Values, error) {
-			d, err := catalog.Load(name, env.DataRoot, nil)
+		cells = append(cells, Cell{Key: "net/" + name, Data: []string{name}, Run: func(ctx context.Context) (Values, error) {
+			d, err := loadCatalog(ctx, name, env.DataRoot, nil)
 			if err != nil {
 				return nil, err
 			}

@@ -75,6 +75,32 @@ func decodeClaims(b []byte) ([]Claim, error) {
 	return out, nil
 }
 
+// jsonPosition returns ":line:column" (1-based) of the byte at which
+// encoding/json reported err in b, or "" when err carries no offset.
+// Cost O(offset).
+func jsonPosition(b []byte, err error) string {
+	var off int64
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		off = syn.Offset
+	case errors.As(err, &typ):
+		off = typ.Offset
+	default:
+		return ""
+	}
+	// The offset is just past the byte at fault (SyntaxError) or past the
+	// value read (UnmarshalTypeError): point at the byte before it.
+	if off > 0 {
+		off--
+	}
+	off = min(off, int64(len(b)))
+	line := 1 + bytes.Count(b[:off], []byte("\n"))
+	col := int(off) - bytes.LastIndexByte(b[:off], '\n')
+	return fmt.Sprintf(":%d:%d", line, col)
+}
+
 // LedgerEntry is one experiment's section of the ledger.
 type LedgerEntry struct {
 	Name, Title, Source string
@@ -243,14 +269,18 @@ func BuildLedger(dir string, exps []Experiment) (string, error) {
 	entries := make([]LedgerEntry, 0, len(exps))
 	for _, e := range exps {
 		entry := LedgerEntry{Name: e.Name, Title: e.Title, Source: e.Source, Page: e.Name + "/README.md"}
-		b, err := os.ReadFile(filepath.Join(dir, e.Name, ClaimsFile))
+		path := filepath.Join(dir, e.Name, ClaimsFile)
+		b, err := os.ReadFile(path)
 		switch {
 		case errors.Is(err, os.ErrNotExist):
 		case err != nil:
 			return "", fmt.Errorf("experiment: ledger: %w", err)
 		default:
-			if entry.Claims, err = decodeClaims(bytes.TrimSpace(b)); err != nil {
-				return "", fmt.Errorf("experiment: ledger: %s: %w", e.Name, err)
+			if entry.Claims, err = decodeClaims(b); err != nil {
+				// The file and, for a JSON error, the line and column: a
+				// claims file of another experiment spoilt by hand must be
+				// found to be fixed (or removed, to rerun that experiment).
+				return "", fmt.Errorf("experiment: ledger: %s%s: %w", path, jsonPosition(b, err), err)
 			}
 			entry.Run = true
 		}

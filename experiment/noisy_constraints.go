@@ -310,7 +310,8 @@ func noisyCells(env *Env) ([]Cell, error) {
 					for rep := 0; rep < plan.sets; rep++ {
 						r, d, m, rate, rep := r, d, m, rate, rep
 						cells = append(cells, Cell{
-							Key: noisyKey(r.name, d, m.key, rate, rep),
+							Key:  noisyKey(r.name, d, m.key, rate, rep),
+							Data: r.data(),
 							Run: func(ctx context.Context) (Values, error) {
 								return noisyRun(ctx, loader, r, d, m.key, rate, rep, env.Seed)
 							},
@@ -331,7 +332,8 @@ func noisyCells(env *Env) ([]Cell, error) {
 					for rep := plan.sets; rep < plan.sets+noisyReplicationSets; rep++ {
 						r, d, rate, rep := r, d, rate, rep
 						cells = append(cells, Cell{
-							Key: noisyKey(r.name, d, key, rate, rep),
+							Key:  noisyKey(r.name, d, key, rate, rep),
+							Data: r.data(),
 							Run: func(ctx context.Context) (Values, error) {
 								return noisyRun(ctx, loader, r, d, key, rate, rep, env.Seed)
 							},

@@ -225,7 +225,7 @@ func realCells(env *Env, loads *memo[string, *realInstance]) ([]Cell, error) {
 			}
 			if m.unconstrained {
 				m := m
-				cells = append(cells, Cell{Key: realKey(r.name, "none", m.key, 0), Run: func(ctx context.Context) (Values, error) {
+				cells = append(cells, Cell{Key: realKey(r.name, "none", m.key, 0), Data: []string{r.name}, Run: func(ctx context.Context) (Values, error) {
 					return realRun(ctx, load, r.name, "none", m.key, 0, env.Seed)
 				}})
 				continue
@@ -233,7 +233,7 @@ func realCells(env *Env, loads *memo[string, *realInstance]) ([]Cell, error) {
 			for _, d := range plan.densities {
 				for rep := 0; rep < sets; rep++ {
 					m, d, rep := m, d, rep
-					cells = append(cells, Cell{Key: realKey(r.name, d, m.key, rep), Run: func(ctx context.Context) (Values, error) {
+					cells = append(cells, Cell{Key: realKey(r.name, d, m.key, rep), Data: []string{r.name}, Run: func(ctx context.Context) (Values, error) {
 						return realRun(ctx, load, r.name, d, m.key, rep, env.Seed)
 					}})
 				}
@@ -253,7 +253,7 @@ func realCells(env *Env, loads *memo[string, *realInstance]) ([]Cell, error) {
 			}
 			for rep := realSets; rep < realSets+realReplicationSets; rep++ {
 				rep := rep
-				cells = append(cells, Cell{Key: realKey(r.name, "1/n", "auto", rep), Run: func(ctx context.Context) (Values, error) {
+				cells = append(cells, Cell{Key: realKey(r.name, "1/n", "auto", rep), Data: []string{r.name}, Run: func(ctx context.Context) (Values, error) {
 					return realRun(ctx, load, r.name, "1/n", "auto", rep, env.Seed)
 				}})
 			}
@@ -283,7 +283,7 @@ func realHasAuto(plan realPlan) bool {
 
 // realLoad reads a dataset and builds its graph.
 func realLoad(ctx context.Context, r realRow, root string) (*realInstance, error) {
-	d, err := catalog.LoadContext(ctx, r.name, root, nil)
+	d, err := loadCatalog(ctx, r.name, root, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -494,14 +494,16 @@ func realReport(env *Env, results map[string]Values) (*Output, error) {
 	}
 	var md strings.Builder
 	writePageHead(&md, env, "Real data with tether's defaults (issue 19)", "flock /work/bench.lock go run ./cmd/tether repro realdata", "karate, iris and webkb-cornell, pairs 1/n only, one draw, NJW (before and after), auto, SL, MCL-NOA-SSC and FGPWC.")
-	fmt.Fprintf(&md, "Every dataset in ../shared/datasets with its catalogue loader (dataset/catalog), untuned: networks with their graph as given "+
+	// The data root as given (-data, relative as it was written): by
+	// default ../shared/datasets, as the committed page says.
+	fmt.Fprintf(&md, "Every dataset in %s with its catalogue loader (dataset/catalog), untuned: networks with their graph as given "+
 		"(webkb: the .cites graph), feature sets with the default graph (%s). Every method runs with its defaults and Settings{Seed}. "+
 		"ARI over all nodes against the catalogue's classes; k is the number of classes. Constraints: **1/n** draws every pair with "+
 		"probability 1/n (seed 003 §5.1, about n/2 pairs), **5n** draws 5n distinct pairs uniformly; %d draws per dataset "+
 		"(1 above %d nodes), the same draws for every method. \"fails\": the method returned an error on every draw "+
 		"(this happened on graphs with isolated nodes until the disconnected-graph rule below). "+
 		"cosc and l1csc are left out (1–17 s per run on these graphs).\n\n",
-		graph.DefaultSpec(), realSets, realBigN)
+		root, graph.DefaultSpec(), realSets, realBigN)
 	fmt.Fprintf(&md, "**Before and after.** \"njw-before\" is NJW as it was before issue 19 and is cached under a key without the defaults' "+
 		"fingerprint; every other cell's key carries the fingerprint of today's defaults (zero Settings, NJW, graph.DefaultSpec: %s), "+
 		"so when the defaults change the next run recomputes them and \"njw\" becomes the reading after.\n\n", realDefaults())

@@ -97,7 +97,7 @@ func regGraph(ctx context.Context, env *Env, r regRow, rep int) (*graph.Graph, [
 		g, labels, _, err := synth.DCSBMContext(ctx, r.n, r.k, cin, cout, r.gamma, src)
 		return g, labels, r.k, err
 	}
-	d, err := catalog.LoadContext(ctx, r.catalogName, env.DataRoot, nil)
+	d, err := loadCatalog(ctx, r.catalogName, env.DataRoot, nil)
 	if err != nil {
 		return nil, nil, 0, err
 	}
@@ -118,10 +118,14 @@ func regCells(env *Env) ([]Cell, error) {
 		if r.group != "dcsbm" && !fgpwcAvailable(fgpwcRow{name: r.catalogName}, env.DataRoot) {
 			continue // absent datasets are reported as not run
 		}
+		var data []string // the dataset read: none for a generated block model
+		if r.group != "dcsbm" {
+			data = []string{r.catalogName}
+		}
 		reps := max(r.reps, 1)
 		for rep := 0; rep < reps; rep++ {
 			for _, m := range regMethods {
-				cells = append(cells, Cell{Key: regKey(r, m.key, rep), Run: func(ctx context.Context) (Values, error) {
+				cells = append(cells, Cell{Key: regKey(r, m.key, rep), Data: data, Run: func(ctx context.Context) (Values, error) {
 					g, labels, k, err := regGraph(ctx, env, r, rep)
 					if err != nil {
 						return nil, err

@@ -148,7 +148,17 @@ func Run(ctx context.Context, e Experiment, env *Env, opt RunOptions) (*Output, 
 		}
 		seen[c.Key] = true
 	}
+	// The cache keys: a cell that reads datasets is cached under its key
+	// and a digest of their files (dataDigests.cacheKey).
+	digests := newDataDigests(env.dataRoot())
+	keys := make(map[string]string, len(cells)) // Cell.Key → cache key
+	for _, c := range cells {
+		if keys[c.Key], err = digests.cacheKey(c); err != nil {
+			return nil, st, fmt.Errorf("experiment %s: %w", e.Name, err)
+		}
+	}
 	results := map[string]Values{}
+	cached := map[string]Values{}
 	var (
 		cacheFile *os.File
 		freshPath string // the new cache file of a fresh run, "" otherwise
@@ -165,7 +175,7 @@ func Run(ctx context.Context, e Experiment, env *Env, opt RunOptions) (*Output, 
 			// leaves the old cache whole.
 			freshPath = path + ".fresh"
 			flags = os.O_CREATE | os.O_WRONLY | os.O_TRUNC
-		} else if results, err = readCache(path); err != nil {
+		} else if cached, err = readCache(path); err != nil {
 			return nil, st, fmt.Errorf("experiment %s: cache: %w", e.Name, err)
 		}
 		if cacheFile, err = os.OpenFile(cmp.Or(freshPath, path), flags, 0o644); err != nil {
@@ -180,9 +190,17 @@ func Run(ctx context.Context, e Experiment, env *Env, opt RunOptions) (*Output, 
 			}
 		}()
 	}
+	// Cached lines of no declared cell are handed to the report as they
+	// are, as before the data digests, but for those keyed by a digest.
+	for k, v := range cached {
+		if !seen[k] && !strings.Contains(k, "#data=") {
+			results[k] = v
+		}
+	}
 	var todo []Cell
 	for _, c := range cells {
-		if _, ok := results[c.Key]; ok {
+		if v, ok := cached[keys[c.Key]]; ok {
+			results[c.Key] = v
 			st.Cached++
 			continue
 		}
@@ -198,8 +216,13 @@ func Run(ctx context.Context, e Experiment, env *Env, opt RunOptions) (*Output, 
 	parallel.For(ctx, len(todo), opt.Workers, func(i int) error {
 		c := todo[i]
 		t := time.Now()
-		v, err := runCell(ctx, c)
+		reads := &dataReads{names: map[string]bool{}}
+		v, err := runCell(context.WithValue(ctx, dataReadsKey{}, reads), c)
 		elapsed := time.Since(t).Seconds()
+		if u := reads.undeclared(c); err == nil && u != "" {
+			// Its cache key would not change with those files.
+			v, err = nil, fmt.Errorf("reads dataset(s) %s, not named in its Cell.Data", u)
+		}
 		mu.Lock()
 		defer mu.Unlock()
 		if err != nil {
@@ -211,7 +234,7 @@ func Run(ctx context.Context, e Experiment, env *Env, opt RunOptions) (*Output, 
 			st.Ran++
 			results[c.Key] = v
 			if cacheFile != nil {
-				b, _ := json.Marshal(cacheLine{Key: c.Key, Values: encodeValues(v), Elapsed: elapsed})
+				b, _ := json.Marshal(cacheLine{Key: keys[c.Key], Values: encodeValues(v), Elapsed: elapsed})
 				cacheFile.Write(append(b, '\n'))
 			}
 		}

@@ -59,7 +59,8 @@ func seed001Fig23() Experiment {
 							for _, m := range seed001Methods {
 								ds, noise, pct, rep, m := ds, noise, pct, rep, m
 								cells = append(cells, Cell{
-									Key: seed001Key(ds, m, noise, pct, rep),
+									Key:  seed001Key(ds, m, noise, pct, rep),
+									Data: []string{ds},
 									Run: func(ctx context.Context) (Values, error) {
 										return seed001Cell(ctx, env, graphs, ds, m, noise, pct, rep)
 									},
@@ -141,7 +142,7 @@ type seed001Data struct {
 // graph of eq. 5.13.
 func seed001Load(ctx context.Context, env *Env, graphs *memo[string, *seed001Data], ds string) (*seed001Data, error) {
 	return graphs.get(ctx, ds+"|"+env.DataRoot, func(ctx context.Context) (*seed001Data, error) {
-		d, err := catalog.LoadContext(ctx, ds, env.DataRoot, nil)
+		d, err := loadCatalog(ctx, ds, env.DataRoot, nil)
 		if err != nil {
 			return nil, err
 		}

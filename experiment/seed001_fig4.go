@@ -82,8 +82,9 @@ func Seed001Fig4() Experiment {
 					for r := 0; r < s.repsOf(m); r++ {
 						m, known, r := m, known, r
 						cells = append(cells, Cell{
-							Key: fig4Key(m, known, r, s.perClass, env.Seed),
-							Run: func(ctx context.Context) (Values, error) { return fig4Cell(ctx, env, data, s, m, known, r) },
+							Key:  fig4Key(m, known, r, s.perClass, env.Seed),
+							Data: []string{"classic3"}, // fig4Files
+							Run:  func(ctx context.Context) (Values, error) { return fig4Cell(ctx, env, data, s, m, known, r) },
 						})
 					}
 				}
@@ -160,6 +161,7 @@ const fig4CoRevision = "eq3.6"
 // order of documents.txt), the words that occur in them, and tf–idf
 // weights count·ln(N/df) with N and df over these documents.
 func fig4Load(ctx context.Context, env *Env, data *memo[string, *fig4Data], perClass int) (*fig4Data, error) {
+	noteData(ctx, "classic3") // it reads fig4Files, catalog's classic3 files
 	return data.get(ctx, fmt.Sprintf("%s|%d", env.DataRoot, perClass), func(ctx context.Context) (*fig4Data, error) {
 		docs := filepath.Join(env.DataRoot, "classic3/documents.txt")
 		raw, err := os.ReadFile(docs)

@@ -46,7 +46,8 @@ func seed001Tables() Experiment {
 							for _, v := range s.grid(m) {
 								ds, pct, rep, m, v := ds, pct, rep, m, v
 								cells = append(cells, Cell{
-									Key: seed001TablesKey(ds, m, v, pct, rep),
+									Key:  seed001TablesKey(ds, m, v, pct, rep),
+									Data: []string{ds},
 									Run: func(ctx context.Context) (Values, error) {
 										return seed001TablesCell(ctx, env, graphs, ds, m, v, pct, rep)
 									},

@@ -75,8 +75,9 @@ func Seed002Rate() Experiment {
 							}
 							ds, m, rate, r := ds, m, rate, r
 							cells = append(cells, Cell{
-								Key: rateKey(ds, m, rate, r, env.Seed),
-								Run: func(ctx context.Context) (Values, error) { return rateCell(ctx, env, graphs, ds, m, rate, r) },
+								Key:  rateKey(ds, m, rate, r, env.Seed),
+								Data: []string{ds},
+								Run:  func(ctx context.Context) (Values, error) { return rateCell(ctx, env, graphs, ds, m, rate, r) },
 							})
 						}
 					}
@@ -122,14 +123,14 @@ var rateKNNSpec = graph.Spec{Kind: graph.SymmetricKNN, K: 10, Affinity: graph.RB
 // root; the cells of the dataset share it.
 func rateGraph(ctx context.Context, env *Env, graphs *memo[string, *rateData], ds string) (*rateData, error) {
 	return graphs.get(ctx, ds+"|"+env.DataRoot, func(ctx context.Context) (*rateData, error) {
-		d, err := catalog.LoadContext(ctx, ds, env.DataRoot, nil)
+		d, err := loadCatalog(ctx, ds, env.DataRoot, nil)
 		if err != nil {
 			return nil, err
 		}
 		if d.Table == nil {
 			return nil, fmt.Errorf("%s has no feature table", ds)
 		}
-		raw, err := catalog.LoadContext(ctx, ds, env.DataRoot, &catalog.Options{Raw: true})
+		raw, err := loadCatalog(ctx, ds, env.DataRoot, &catalog.Options{Raw: true})
 		if err != nil {
 			return nil, err
 		}

@@ -199,7 +199,7 @@ var fig62Readings = []struct{ key, label string }{{"z", "standardized"}, {"raw",
 // for reading "z") and builds the fully connected RBF graph with σ = 5 (no
 // self loops).
 func fig62Load(ctx context.Context, root, reading string) (*fig62Data, error) {
-	d, err := catalog.LoadContext(ctx, "heart-statlog", root, &catalog.Options{Raw: true})
+	d, err := loadCatalog(ctx, "heart-statlog", root, &catalog.Options{Raw: true})
 	if err != nil {
 		return nil, err
 	}
@@ -321,7 +321,7 @@ func Seed004Fig62() Experiment {
 					for draw := 0; draw < fig62Draws(env); draw++ {
 						for _, m := range fig62Methods {
 							rd, nc, draw, m := rd.key, nc, draw, m.key
-							cells = append(cells, Cell{Key: fig62Key(rd, nc, m, draw), Run: func(ctx context.Context) (Values, error) {
+							cells = append(cells, Cell{Key: fig62Key(rd, nc, m, draw), Data: []string{"heart-statlog"}, Run: func(ctx context.Context) (Values, error) {
 								d, err := load(ctx, env, rd)
 								if err != nil {
 									return nil, err

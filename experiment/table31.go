@@ -153,7 +153,7 @@ func loadSSGraph(ctx context.Context, env *Env, d ssDataset, override func(cosin
 		}
 		return newSSGraph(g, data.Labels, d.k, spec.String()), nil
 	}
-	data, err := catalog.LoadContext(ctx, d.source, env.DataRoot, nil)
+	data, err := loadCatalog(ctx, d.source, env.DataRoot, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -224,6 +224,15 @@ func ssReps(env *Env) int {
 	return 10
 }
 
+// data returns the catalogued datasets d reads (Cell.Data): none for a
+// generated set ("synth:…") or a missing one, else its source.
+func (d ssDataset) data() []string {
+	if d.source == "" || strings.HasPrefix(d.source, "synth:") {
+		return nil
+	}
+	return []string{d.source}
+}
+
 // ssSelected returns the datasets run under env, and the missing ones:
 // those the thesis used that have no copy here, and catalogue datasets
 // whose files are absent under env.DataRoot.
@@ -272,8 +281,9 @@ func ssCells(env *Env, version string, methods []ssMethod, run func(ctx context.
 		for rep := 0; rep < ssReps(env); rep++ {
 			for _, m := range methods {
 				cells = append(cells, Cell{
-					Key: fmt.Sprintf("%s/%s/%s/rep%d", version, d.name, m.key, rep),
-					Run: func(ctx context.Context) (Values, error) { return run(ctx, d, m.key, rep) },
+					Key:  fmt.Sprintf("%s/%s/%s/rep%d", version, d.name, m.key, rep),
+					Data: d.data(),
+					Run:  func(ctx context.Context) (Values, error) { return run(ctx, d, m.key, rep) },
 				})
 			}
 		}

@@ -114,7 +114,7 @@ func ThesisFig32() Experiment {
 				for rep := 0; rep < ssReps(env); rep++ {
 					for _, m := range t31Methods {
 						k, rep, m := k, rep, m.key
-						cells = append(cells, Cell{Key: fig32Key(k, m, rep), Run: func(ctx context.Context) (Values, error) {
+						cells = append(cells, Cell{Key: fig32Key(k, m, rep), Data: zoo.data(), Run: func(ctx context.Context) (Values, error) {
 							sg, err := lf.graph(ctx, env, zoo, k)
 							if err != nil {
 								return nil, err
@@ -350,7 +350,7 @@ func ThesisFig33() Experiment {
 					for rep := 0; rep < ssReps(env); rep++ {
 						for _, m := range t31Methods {
 							f, rep, m := f, rep, m.key
-							cells = append(cells, Cell{Key: fig33Key(d.name, f, m, rep), Run: func(ctx context.Context) (Values, error) {
+							cells = append(cells, Cell{Key: fig33Key(d.name, f, m, rep), Data: d.data(), Run: func(ctx context.Context) (Values, error) {
 								sg, err := lf.graph(ctx, env, d, graph.DefaultSpec().K)
 								if err != nil {
 									return nil, err

@@ -80,7 +80,7 @@ func ThesisFig46() Experiment {
 				for rep := 0; rep < fig46Reps(env); rep++ {
 					for _, m := range fig46Methods {
 						c, rep, m := c, rep, m.key
-						cells = append(cells, Cell{Key: fig46Key(r.n, c, m, rep), Run: func(ctx context.Context) (Values, error) {
+						cells = append(cells, Cell{Key: fig46Key(r.n, c, m, rep), Data: r.data(), Run: func(ctx context.Context) (Values, error) {
 							inst, err := load(ctx, env)
 							if err != nil {
 								return nil, err

@@ -486,7 +486,7 @@ func runCluster(ctx context.Context, m *Main, args []string) (err error) {
 	partial := fs.String("partial-labels", "", "partial labels `file` (one label per line, or node,label lines; -1 or empty: unknown; integers other than 0…k−1 are renumbered in increasing order, with a note)")
 	out := fs.String("o", "-", "write the labels to this `file` as node,cluster lines (- for standard output)")
 	asJSON := fs.Bool("json", false, "print the summary as one JSON document on standard output, with the labels when -o is -")
-	graphOut := fs.String("graph-out", "", "write the graph clustered to this `file`: Matrix Market if it ends in .mtx or .mm, else an edge list (not to a .gml file)")
+	graphOut := fs.String("graph-out", "", "write the graph clustered to this `file`: Matrix Market if it ends in .mtx or .mm, else an edge list, of the node names when the input has them (not to a .gml file)")
 	plotFile := fs.String("plot", "", "write a scatter plot of the partition to this `file`, PNG or SVG by its extension, .png or .svg (2-D features, their principal components, or the spectral layout of a graph)")
 	var repair cluster.Repair
 	fs.Var(textVar(&repair), "repair", "embeddings whose iterative eigensolve returns eigenvalues below its resolution (nearly disconnected weighted graphs): auto (solve again by shift-and-invert when that costs at most the work already spent), always (whenever the sparse factor fits in 2.5·10⁷ entries) or never (keep the iterative result and its warning); cluster.Settings.Repair"+unnamedDefault(repair))
@@ -693,14 +693,18 @@ func runCluster(ctx context.Context, m *Main, args []string) (err error) {
 	// regularized, nodes attached, a collapsed partition) and the
 	// summary's own go to standard error like the input's, printed above,
 	// which are not repeated here; the summary lists them too.
-	if *graphOut != "" && l.Names != nil {
-		// The graph files tether writes hold no node names (review
-		// 114: the names were dropped without a word).
-		sum.Notes = append(sum.Notes, fmt.Sprintf("-graph-out %s numbers the nodes in the order of the labels -o writes (0-based in an edge list, 1-based in Matrix Market), not by their names, which a graph file of tether's does not hold", *graphOut))
+	// An edge list of -graph-out names the nodes as -o does, so that
+	// cluster -graph-file reads it with a -truth file of names; when it
+	// cannot (Matrix Market, names no edge list holds), a note says the
+	// nodes are numbered (review 114: the names were dropped without a
+	// word).
+	graphNames, graphNote := graphOutNames(*graphOut, l.Names)
+	if *graphOut != "" && graphNote != "" {
+		sum.Notes = append(sum.Notes, graphNote)
 	}
 	printMessages(m.Stderr, "cluster", sum.Warnings, sum.Notes, *quiet)
 	if *graphOut != "" {
-		if err := m.writeGraph(ctx, *graphOut, l.Graph, !*quiet); err != nil {
+		if err := m.writeGraph(ctx, *graphOut, l.Graph, graphNames, !*quiet); err != nil {
 			return err
 		}
 	}
@@ -950,12 +954,17 @@ func writeClusterLabels(labels []int, names []string) func(io.Writer) error {
 }
 
 // writeGraph writes g to path: Matrix Market when the name ends in .mtx or
-// .mm (in any case, as dataset.GraphFormatFor reads them back), else a
-// 0-based edge list "i j weight"; report as for writeReported.
-func (m *Main) writeGraph(ctx context.Context, path string, g *graph.Graph, report bool) error {
+// .mm (in any case, as dataset.GraphFormatFor reads them back), else an
+// edge list of the node names when names is not nil (writeNamedEdgeList;
+// graphOutNames chooses), else a 0-based edge list "i j weight"; report
+// as for writeReported.
+func (m *Main) writeGraph(ctx context.Context, path string, g *graph.Graph, names []string, report bool) error {
 	write := func(w io.Writer) error { return dataset.WriteEdgeList(w, g) }
-	if dataset.GraphFormatFor(path) == dataset.MatrixMarket {
+	switch {
+	case dataset.GraphFormatFor(path) == dataset.MatrixMarket:
 		write = func(w io.Writer) error { return dataset.WriteMatrixMarket(w, g) }
+	case names != nil:
+		write = func(w io.Writer) error { return writeNamedEdgeList(w, g, names) }
 	}
 	return m.writeReported(ctx, path, report, write)
 }

@@ -180,46 +180,116 @@ func TestGraphOutReadsBack(t *testing.T) {
 	}
 }
 
-// TestGraphOutNamedNodesNote: the graph of a named edge list, written by
-// -graph-out, numbers its nodes in the order of -o's lines; a note says
-// so, since the names are not in the file (they were dropped without a
-// word, review 114). Node i of the file read back is the node of -o's
-// line i: its edges join the same names as the input's.
-func TestGraphOutNamedNodesNote(t *testing.T) {
+// TestGraphOutNamedNodes: the edge list -graph-out writes for a graph of
+// named nodes names them as -o does (review 114 found them dropped; a
+// note then said the file numbered them in -o's order): read back, its
+// edges join the input's names with their weights, every node is named,
+// an isolated one too, and no note is printed. Matrix Market, which
+// holds no names, numbers the nodes and the note says so.
+func TestGraphOutNamedNodes(t *testing.T) {
 	dir := t.TempDir()
-	in := evalWriteTemp(t, dir, "named.txt", "ann bob 1\nbob cat 1\ncat ann 1\ndan eve 1\neve fay 1\nfay dan 1\ncat dan 0.1\n")
+	in := evalWriteTemp(t, dir, "named.txt", "# 7 nodes\nann bob 1\nbob cat 1\ncat ann 1\ndan eve 1\neve fay 1\nfay dan 1\ncat dan 0.1\nzed zed 0\n")
 	out := filepath.Join(dir, "g.txt")
 	pred := filepath.Join(dir, "pred.csv")
 	_, stderr, err := run(t, "cluster", "-graph-file", in, "-k", "2", "-o", pred, "-graph-out", out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(stderr, "note: -graph-out "+out+" numbers the nodes in the order of the labels -o writes") {
-		t.Errorf("stderr has no note on the node numbers:\n%s", stderr)
-	}
-	var names []string
-	for _, line := range strings.Split(strings.TrimSpace(readFile(t, pred)), "\n")[1:] {
-		names = append(names, strings.Split(line, ",")[0])
+	if strings.Contains(stderr, "numbers the nodes") {
+		t.Errorf("a note on numbered nodes for an edge list that names them:\n%s", stderr)
 	}
 	d, err := dataset.ReadGraphFileOptions(context.Background(), out, dataset.GraphOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	edges := map[string]bool{}
+	if d.G.N() != 7 || len(d.Names) != 7 {
+		t.Fatalf("read back: %d nodes, names %q; want 7 named", d.G.N(), d.Names)
+	}
+	edges := map[string]float64{}
 	for _, e := range d.G.Edges() {
-		a, b := names[e.I], names[e.J]
+		a, b := d.Names[e.I], d.Names[e.J]
 		if a > b {
 			a, b = b, a
 		}
-		edges[a+"-"+b] = true
+		edges[a+"-"+b] = e.W
 	}
-	for _, want := range []string{"ann-bob", "bob-cat", "ann-cat", "dan-eve", "eve-fay", "dan-fay", "cat-dan"} {
-		if !edges[want] {
-			t.Errorf("edge %s missing from the graph read back by -o's names (%v)", want, edges)
-		}
+	want := map[string]float64{"ann-bob": 1, "bob-cat": 1, "ann-cat": 1, "dan-eve": 1, "eve-fay": 1, "dan-fay": 1, "cat-dan": 0.1}
+	if fmt.Sprint(edges) != fmt.Sprint(want) {
+		t.Errorf("edges read back by name %v, want %v", edges, want)
+	}
+	// Matrix Market: numbered, with the note.
+	mtx := filepath.Join(dir, "g.mtx")
+	if _, stderr, err := run(t, "cluster", "-graph-file", in, "-k", "2", "-o", pred, "-graph-out", mtx); err != nil || !strings.Contains(stderr, "note: -graph-out "+mtx+" numbers the nodes in the order of the labels -o writes") || !strings.Contains(stderr, "Matrix Market holds no node names") {
+		t.Errorf("Matrix Market: err %v, stderr %s", err, stderr)
 	}
 	// Without names, no note.
-	if _, stderr, err := run(t, "cluster", "-graph-file", out, "-k", "2", "-o", pred, "-graph-out", filepath.Join(dir, "g2.txt")); err != nil || strings.Contains(stderr, "numbers the nodes") {
+	if _, stderr, err := run(t, "cluster", "-graph-file", mtx, "-k", "2", "-o", pred, "-graph-out", filepath.Join(dir, "g2.txt")); err != nil || strings.Contains(stderr, "numbers the nodes") {
 		t.Errorf("integer graph: err %v, stderr %s", err, stderr)
 	}
+}
+
+// TestGraphOutTruthRoundTrip: the graph cluster -graph-out writes for a
+// feature table with an -id column is read back by cluster -graph-file
+// with the -truth file tether labels writes for that table (names), and
+// gives the same partition as -o (matched by name). Before, the graph
+// numbered its nodes and the read failed with "the file names its nodes
+// but the data has none". Integer names need -named-nodes, as the note
+// says.
+func TestGraphOutTruthRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		prefix string
+		named  bool
+	}{{"p", false}, {"", true}} {
+		var b strings.Builder
+		b.WriteString("id,x1,x2,label\n")
+		for i := 0; i < 40; i++ {
+			c := i % 2
+			fmt.Fprintf(&b, "%s%d,%g,%g,%d\n", tc.prefix, 1000+i, float64(c*5)+0.1*float64(i%7), 0.2*float64(i%5), c)
+		}
+		in := evalWriteTemp(t, dir, "moonsid.csv", b.String())
+		pred, gout, truth := filepath.Join(dir, "mid.pred"), filepath.Join(dir, "mid.txt"), filepath.Join(dir, "mid.truth")
+		_, stderr, err := run(t, "cluster", "-input", in, "-id", "id", "-k", "2", "-o", pred, "-graph-out", gout)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tc.named != strings.Contains(stderr, "read it back with -named-nodes") {
+			t.Errorf("names %q…: note on -named-nodes %v, want %v:\n%s", tc.prefix, !tc.named, tc.named, stderr)
+		}
+		if _, _, err := run(t, "labels", "-input", in, "-id", "id", "-o", truth); err != nil {
+			t.Fatal(err)
+		}
+		args := []string{"cluster", "-graph-file", gout, "-truth", truth, "-k", "2", "-quiet", "-o", filepath.Join(dir, "again.pred")}
+		if tc.named {
+			args = append(args, "-named-nodes")
+		}
+		if _, _, err := run(t, args...); err != nil {
+			t.Fatalf("names %q…: cluster -graph-file with -truth: %v", tc.prefix, err)
+		}
+		first, again := readPred(t, pred), readPred(t, filepath.Join(dir, "again.pred"))
+		if len(first) != 40 || len(again) != 40 {
+			t.Fatalf("names %q…: %d and %d labels, want 40", tc.prefix, len(first), len(again))
+		}
+		// The same partition up to the clusters' numbers.
+		m := map[string]string{}
+		for name, c := range first {
+			if m[c] == "" {
+				m[c] = again[name]
+			}
+			if again[name] != m[c] {
+				t.Errorf("names %q…: node %s in cluster %s then %s: not the same partition", tc.prefix, name, c, again[name])
+			}
+		}
+	}
+}
+
+// readPred reads a "name,cluster" file cluster -o wrote: cluster by name.
+func readPred(t *testing.T, path string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(readFile(t, path)), "\n")[1:] {
+		f := strings.Split(line, ",")
+		out[f[0]] = f[1]
+	}
+	return out
 }

@@ -53,11 +53,12 @@ func readNodeLabels(ctx context.Context, path string, n int, names []string) (*d
 	return dataset.ReadNodeLabelsFileContext(ctx, path, dataset.NodeLabelOptions{N: n, Names: names, Spelling: cliSpelling})
 }
 
-const labelsUsage = `labels (-input FILE -label COL | -graph-file FILE -gml-label ATTR) [-o FILE]
+const labelsUsage = `labels (-input FILE [-label COL] | -graph-file FILE -gml-label ATTR) [-o FILE]
 
 Writes the reference labels held in a data file: the class column of a
-CSV/TSV/ARFF feature file (-label; ARFF: the last attribute unless -label
-says otherwise) or a node attribute of a GML graph (-gml-label). The output
+CSV/TSV/ARFF feature file (-label; without it, found as tether cluster
+finds it: a column named label, else class, target or y; ARFF: the last
+attribute) or a node attribute of a GML graph (-gml-label). The output
 is "node,label" lines (0-based index), or "name,label" lines when the input
 names its nodes (-id column, GML labels), with the class text as in the
 file, unless a labels file would read it as other classes (-1 marks a
