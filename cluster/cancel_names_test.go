@@ -3,8 +3,13 @@ package cluster
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
+	"runtime"
+	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/tether-sc/tether/constraint"
@@ -13,14 +18,13 @@ import (
 )
 
 // cancelNameCase is a run that TestCancelNamesMethodAndStage cancels at
-// each of its polls of ctx, or, with stride > 0, at its first and last
-// 40 polls and every stride-th one between.
+// the first and the last poll of ctx from each of its poll sites
+// (pollSites).
 type cancelNameCase struct {
-	name   string
-	m      Method
-	p      *Problem
-	s      *Settings
-	stride int64
+	name string
+	m    Method
+	p    *Problem
+	s    *Settings
 }
 
 // cancelNameCases returns the runs of TestCancelNamesMethodAndStage: every
@@ -90,15 +94,12 @@ func cancelNameCases(t *testing.T) []cancelNameCase {
 	// pair forms of NOA-SSC resolve them against a reference partition
 	// (CSCAP's, whose prior the share builds) and refine the result;
 	// mcl-noa-ssc with the refinement and reference fixed, ml-noa-ssc
-	// with both cross-validated (5 folds of fits: about 700 polls, nearly
-	// all in the folds, so every 10th of those is tried; see stride).
+	// with both cross-validated (5 folds of fits: about 900 polls, nearly
+	// all in the folds).
 	for _, m := range []Method{MLNOASSC{}, MCLNOASSC{RefineFixed: true, ReferenceFixed: true}} {
 		p := cancelProblem(t, 20, m.Uses())
 		p.Constraints = flippedPairs(t, p.Constraints, 0.1)
 		add(m.Name()+"/contradictions", m, p, nil)
-		if m.Name() == "ml-noa-ssc" {
-			cases[len(cases)-1].stride = 10
-		}
 	}
 	fgpwc := func(set func(*FGPWC)) *FGPWC {
 		f := NewFGPWC()
@@ -132,12 +133,10 @@ func cancelNameCases(t *testing.T) []cancelNameCase {
 		add(tc.name, tc.m, p, nil)
 	}
 	// AutoTune's grid has 100 points, each fitted on every fold: a run
-	// polls about 1400 times even with 2 folds of one-step descents, and
-	// every fit is the same code (prep.fit), so this one case is cancelled
-	// at every 15th poll between its first and last 40.
+	// polls about 6000 times even with 2 folds of one-step descents, every
+	// fit the same code (prep.fit), so from about 110 poll sites.
 	tune := fgpwc(func(f *FGPWC) { f.AutoTune, f.TuneFolds, f.MaxIter = true, 2, 1 })
 	add("fgpwc/autotune", tune, cancelProblem(t, 40, tune.Uses()), nil)
-	cases[len(cases)-1].stride = 15
 	return cases
 }
 
@@ -175,6 +174,128 @@ func flippedPairs(t *testing.T, cons *constraint.Set, f float64) *constraint.Set
 	return out
 }
 
+// siteCtx is a context that is never cancelled and records, for each call
+// of its Err method (each poll, as pollCtx counts them), the poll's site:
+// the program counters of the polling goroutine's stack, and, for a poll
+// on another goroutine than main (the one that calls Run: a worker of a
+// parallel step, whose stack ends at the worker), the part of main's
+// stack at its last poll from the outermost parallel.ForState frame out,
+// which names the parallel step that started the workers (main polls in
+// ForState before starting them, and in its loop as one of them). Like
+// pollCtx its Done channel is not nil. Cost per poll: a stack walk, and
+// on main the frames' function names.
+type siteCtx struct {
+	context.Context
+	main int64
+	done chan struct{}
+
+	mu     sync.Mutex
+	ids    map[string]int // site → index
+	sites  []int          // the site index of each poll, in order
+	anchor string         // main's stack from its outermost ForState frame out
+}
+
+func newSiteCtx() *siteCtx {
+	return &siteCtx{Context: context.Background(), main: goroutineID(), done: make(chan struct{}), ids: map[string]int{}}
+}
+
+func (c *siteCtx) Done() <-chan struct{} { return c.done }
+
+func (c *siteCtx) Err() error {
+	var pcs [256]uintptr
+	n := runtime.Callers(2, pcs[:])
+	site := pcKey(pcs[:n])
+	onMain := goroutineID() == c.main
+	anchor := ""
+	if onMain {
+		// The frames from the outermost parallel.ForState out, or none.
+		frames := runtime.CallersFrames(pcs[:n])
+		outer := -1
+		for i := 0; ; i++ {
+			f, more := frames.Next()
+			if strings.Contains(f.Function, "internal/parallel.ForState") {
+				outer = i
+			}
+			if !more {
+				break
+			}
+		}
+		if outer >= 0 {
+			anchor = pcKey(pcs[outer:n])
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if onMain {
+		c.anchor = anchor
+	} else {
+		site = c.anchor + "|" + site
+	}
+	id, ok := c.ids[site]
+	if !ok {
+		id = len(c.ids)
+		c.ids[site] = id
+	}
+	c.sites = append(c.sites, id)
+	return nil
+}
+
+// pcKey returns the program counters pcs as a string key.
+func pcKey(pcs []uintptr) string {
+	var b strings.Builder
+	for _, pc := range pcs {
+		fmt.Fprintf(&b, "%x,", pc)
+	}
+	return b.String()
+}
+
+// goroutineID returns the id of the calling goroutine, read from the
+// first line of its stack trace ("goroutine 17 [running]:"). Cost: one
+// runtime.Stack of the current goroutine, cut at 64 bytes.
+func goroutineID() int64 {
+	var buf [64]byte
+	line := string(buf[:runtime.Stack(buf[:], false)])
+	line = strings.TrimPrefix(line, "goroutine ")
+	id, err := strconv.ParseInt(line[:strings.IndexByte(line, ' ')], 10, 64)
+	if err != nil {
+		panic("cluster test: no goroutine id in " + line)
+	}
+	return id
+}
+
+// pollSites runs m on p with s, never cancelled, and returns its number
+// of polls of ctx, its number of poll sites (siteCtx) and the polls at
+// which TestCancelNamesMethodAndStage cancels it: the first and the last
+// poll from each site, from poll 2 on (poll 1 is Run's own), ascending.
+// It fails t if the run fails. Cost: one run.
+func pollSites(t *testing.T, m Method, p *Problem, s *Settings) (polls int64, sites int, at []int64) {
+	t.Helper()
+	ctx := newSiteCtx()
+	if _, err := Run(ctx, m, p, s); err != nil {
+		t.Fatalf("uncancelled run: %v", err)
+	}
+	first := map[int]int64{}
+	last := map[int]int64{}
+	for i, id := range ctx.sites {
+		k := int64(i + 1)
+		if k < 2 {
+			continue
+		}
+		if _, ok := first[id]; !ok {
+			first[id] = k
+		}
+		last[id] = k
+	}
+	for id, k := range first {
+		at = append(at, k)
+		if last[id] != k {
+			at = append(at, last[id])
+		}
+	}
+	slices.Sort(at)
+	return int64(len(ctx.sites)), len(ctx.ids), at
+}
+
 // TestCancelNamesMethodAndStage: every registered method, cancelled at
 // any poll of ctx after Run's own (poll 1, which gives the bare
 // context.Canceled before the method runs), returns no result and an
@@ -186,38 +307,45 @@ func flippedPairs(t *testing.T, cons *constraint.Set, f float64) *constraint.Set
 // the bare ctx.Err(), and a method on the core of a graph read "cluster:
 // <method> on the N-node core …". Run passes the method's error on (tidy
 // only folds a repeated "cluster: "), so this is the error of Partition
-// too. Deterministic: the context flips at its k-th Err call (pollCtx),
-// and every k from 2 to the polls of an uncancelled run is tried, so that
-// every step that polls is reached (TestCancelAtEveryPoll checks, on
-// larger problems and at fewer points, that each run stops). The polls of
-// an uncancelled run are counted once: the runs with parallel steps
-// (auto's folds, fgpwc's descents) can poll a few times more or less, and
-// a run that ends before its k-th poll, whose context never flipped,
-// must give a result (cancelAt) and ends the tries, every poll up to its
-// count having been tried. The sizes keep most cases under about 250
-// polls; the cases run in parallel (t.Parallel: no clock is read, and
-// the cases share only the graph, labels and pairs of
+// too. Deterministic: the context flips at its k-th Err call (pollCtx).
+//
+// Which polls. The error of a cancellation depends on where the poll
+// that saw it was made, its stack, which the error unwinds: an
+// uncancelled run records the site of each poll (siteCtx: the stack, and
+// for a poll on a worker goroutine the site of the poll that started the
+// workers), and the run is cancelled at the first and the last poll from
+// each site (pollSites), so that every step that polls is reached, at its
+// first and its last round. Cancelling at every poll instead, as this
+// test did, costs the sum of the runs up to each poll, quadratic in the
+// polls (fgpwc/autotune polls 6110 times, and was therefore tried at only
+// every 15th poll, ml-noa-ssc/contradictions at every 10th; the test took
+// 32 s of CPU here), where two runs per site are linear in them for a
+// given code (111 sites for fgpwc/autotune; 12.5 s of CPU for the test).
+// TestCancelAtEveryPoll checks, on larger problems and at fewer points,
+// that each run stops.
+// The runs with parallel steps (auto's folds, fgpwc's descents) can poll
+// a few times more or less than the recording run, and a run that ends
+// before its k-th poll, whose context never flipped, must give a result
+// (cancelAt). The cases run in parallel (t.Parallel: no clock is read,
+// and the cases share only the graph, labels and pairs of
 // disconnectedProblem and the Settings, which Run does not change).
 func TestCancelNamesMethodAndStage(t *testing.T) {
 	t.Parallel() // heavy, deterministic (no clock, memory count or package state): beside the others like it, after the sequential tests
 	for _, tc := range cancelNameCases(t) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			polls := uncancelledPolls(t, tc.m, tc.p, tc.s)
+			polls, sites, at := pollSites(t, tc.m, tc.p, tc.s)
 			if polls < 2 {
 				t.Fatalf("%d polls of ctx in an uncancelled run: the method never polls", polls)
 			}
 			prefix := "cluster: " + tc.m.Name() + ": "
 			canceled := context.Canceled.Error()
 			var bad []string
-			runs := int64(0)
-			for k := int64(2); k <= polls; k++ {
-				if tc.stride > 0 && k > 41 && k < polls-40 && k%tc.stride != 0 {
-					continue
-				}
+			runs := 0
+			for _, k := range at {
 				res, fewer, err := cancelAt(t, tc.m, tc.p, tc.s, k)
 				if fewer > 0 {
-					break // every poll up to this run's count has been tried
+					continue // this run polled fewer times: a result, checked by cancelAt
 				}
 				runs++
 				if res != nil || !errors.Is(err, context.Canceled) {
@@ -228,7 +356,10 @@ func TestCancelNamesMethodAndStage(t *testing.T) {
 					bad = append(bad, err.Error())
 				}
 			}
-			t.Logf("%d polls", polls)
+			t.Logf("%d polls from %d sites, %d cancelled runs", polls, sites, runs)
+			if runs == 0 {
+				t.Errorf("no cancelled run of the %d tried", len(at))
+			}
 			if len(bad) > 0 {
 				t.Errorf("%d of the %d cancelled runs: an error that does not read %q, a stage, then %q; first: %q, last: %q", len(bad), runs, prefix, canceled, bad[0], bad[len(bad)-1])
 			}

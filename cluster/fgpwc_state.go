@@ -320,7 +320,10 @@ func (b *FGPWCBasis) descendFrom(ctx context.Context, pairs []constraint.Pair, x
 // into k clusters; clusters it leaves empty are dropped from the start
 // and k-means refills them) and restarts more times from k-means++ seeds,
 // and returns the labels of the run violating the least constraint
-// weight, ties by distortion, then the warm run.
+// weight, ties by distortion, then the warm run. The seeded restarts
+// draw from s's k-means stream (s.Seed) and report to s.Recorder, one
+// "kmeans" event each; the warm run reports nothing. Cost: extra+1
+// k-means runs, each O(iterations·n·m·k) for emb n×m.
 func warmKMeans(ctx context.Context, emb *mat.Dense, k int, pairs []constraint.Pair, prev []int, extra int, s *Settings) ([]int, error) {
 	if extra == 0 {
 		extra = 2
@@ -347,7 +350,12 @@ func warmKMeans(ctx context.Context, emb *mat.Dense, k int, pairs []constraint.P
 		best = r
 	}
 	if extra > 0 {
-		r, err := runKMeans(ctx, emb, k, &Settings{Seed: s.Seed, Restarts: extra}, extra, sel)
+		// The run's settings with the restart count replaced: the same
+		// seeded stream (s.src reads only Seed), and the Recorder sees
+		// these restarts.
+		ks := *s
+		ks.Restarts = extra
+		r, err := runKMeans(ctx, emb, k, &ks, extra, sel)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, cancelledIn("fgpwc", "k-means restarts after the warm run", ctx.Err())

@@ -94,3 +94,54 @@ func BenchmarkKeepConsistentBlobs2000(b *testing.B) {
 		})
 	}
 }
+
+// keepConsistentAdversarialSet is the worst case of a forest that unions
+// by size for keepConsistent's map moves: node 0 takes c cannot-links to
+// c singletons, then must-links merge it with components of 1, 2, 4, …,
+// 2^(levels−1) nodes (built first, by must-links from their first
+// node), each as large as the component of node 0 so far and given
+// first. The scores take the pairs in their order. keepConsistent, which
+// keeps the root with more cannot-link ends, moves only the empty maps
+// of the new components; a forest by size would move node 0's c entries
+// at each of the levels merges.
+func keepConsistentAdversarialSet(c, levels int) (*Set, []float64) {
+	var pairs []Pair
+	next := 1
+	for range c {
+		pairs = append(pairs, Pair{I: 0, J: next, Kind: CannotLink})
+		next++
+	}
+	var heads []int
+	for k := range levels {
+		size := 1 << k
+		head := next
+		for i := 1; i < size; i++ {
+			pairs = append(pairs, Pair{I: head, J: head + i, Kind: MustLink})
+		}
+		next += size
+		heads = append(heads, head)
+	}
+	for _, h := range heads {
+		pairs = append(pairs, Pair{I: h, J: 0, Kind: MustLink})
+	}
+	score := make([]float64, len(pairs))
+	for i := range score {
+		score[i] = float64(len(pairs) - i)
+	}
+	return &Set{N: next, Pairs: pairs}, score
+}
+
+// BenchmarkKeepConsistentAdversarial: keepConsistent on
+// keepConsistentAdversarialSet(10⁵, 18) (see keepConsistent on why it
+// keeps its own forest).
+func BenchmarkKeepConsistentAdversarial(b *testing.B) {
+	s, score := keepConsistentAdversarialSet(100000, 18)
+	drop := make([]bool, len(s.Pairs))
+	b.ReportAllocs()
+	for range b.N {
+		clear(drop)
+		if err := keepConsistent(context.Background(), s, score, drop); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

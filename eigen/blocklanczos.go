@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tether-sc/tether/internal/parallel"
+	"github.com/tether-sc/tether/internal/wording"
 	"github.com/tether-sc/tether/progress"
 )
 
@@ -61,10 +62,12 @@ import (
 // where single-vector Lanczos' gemv is bound by memory bandwidth, and run
 // on two cores);
 // 2·n·NCV·Keep flops for the Ritz vectors of the restart and O(NCV³) for
-// the projected eigenproblem. Memory: n·(d + NCV + p) floats for the basis
-// and deflated vectors plus n·4p of work blocks. When the complement of the
-// d deflated vectors has fewer than 2·(NCV + p) dimensions the dense solver
-// is used instead.
+// the projected eigenproblem. Memory: n·(d + NCV + 2p) floats for the
+// basis and deflated vectors plus n·3p of work blocks, and three
+// (NCV + p)×(NCV + p) projected matrices; Settings.MaxDenseBytes bounds
+// them (a solve that needs more is refused before allocating any). When
+// the complement of the d deflated vectors has fewer than 2·(NCV + 2p)
+// dimensions the dense solver is used instead.
 //
 // Scale. The Gram matrices WᵀW of the new blocks are sums of squares, which
 // underflow or overflow once ‖A‖ leaves about [1e-150, 1e150]: at ‖A‖ ≈
@@ -146,6 +149,9 @@ func (l BlockLanczos) Solve(ctx context.Context, p Problem, s *Settings) (*Resul
 	if n-d < 2*(ncv+2*bs) {
 		return Dense{}.Solve(ctx, p, s)
 	}
+	if need := blockBytes(n, d, bs, ncv); cfg.maxDense > 0 && need > float64(cfg.maxDense) {
+		return nil, memoryBoundError{fmt.Errorf("%w: a BlockLanczos solve of n = %d for K = %d eigenpairs needs about %s for its basis of %d vectors of n values (%d deflated, NCV = %d and two blocks of %d), its three work blocks of %d vectors and its three %d×%d projected matrices, more than Settings.MaxDenseBytes = %s: ask for fewer eigenpairs, or set a smaller BlockLanczos.NCV or BlockSize", ErrInvalid, n, p.K, wording.Bytes(sat(need)), d+ncv+2*bs, d, ncv, bs, bs, ncv+bs, ncv+bs, wording.Bytes(cfg.maxDense))}
+	}
 	r := newBlockRun(p.A, n, d, bs, ncv, cfg.rng)
 	if d > 0 {
 		raw := p.Deflate.RawMatrix()
@@ -226,6 +232,22 @@ type blockRun struct {
 	y                    mat.Dense
 }
 
+// blockBytes returns the memory of newBlockRun's workspace and of the
+// projected eigenproblem, as Settings.MaxDenseBytes counts it: the basis
+// of d + ncv + 2p vectors of n values (the deflated ones, ncv and two
+// blocks of p), the three work blocks x, w and q of p vectors, and three
+// (ncv+p)×(ncv+p) matrices (H, its symmetric copy and the eigenvectors of
+// the Rayleigh–Ritz step), 8 bytes a value, as a float64 so that it cannot
+// overflow. The result's n×K vectors are not counted, as for Lanczos.
+// Cost O(1).
+func blockBytes(n, d, p, ncv int) float64 {
+	mh := float64(ncv + p)
+	return 8 * (float64(d+ncv+5*p)*float64(n) + 3*mh*mh)
+}
+
+// newBlockRun allocates the workspace of a run: blockBytes(n, d, p, ncv)
+// less the projected matrices the run allocates as it solves. Cost
+// O(n·(d + ncv + p) + (ncv + p)²).
 func newBlockRun(a Operator, n, d, p, ncv int, rng *rand.Rand) *blockRun {
 	ld, mh := d+ncv+2*p, ncv+p
 	return &blockRun{

@@ -109,9 +109,15 @@ type Settings struct {
 	// the same way, and a basis that grows (Lanczos.MaxNCV) grows only
 	// as far as the bound allows, to the largest size m ≤ MaxNCV whose
 	// K + m + 1 vectors and m×m matrices fit, and neither allocates nor
-	// touches more. If MaxDenseBytes is 0, there is no bound; a negative
-	// value is an error. It changes no result of a problem whose dense
-	// solve, or whose Lanczos basis grown to MaxNCV, fits in the bound.
+	// touches more. It bounds BlockLanczos's and LOBPCG's blocks as well,
+	// which do not grow: their basis and work blocks of n values and their
+	// projected matrices, as BlockLanczos and LOBPCG count them (for
+	// LOBPCG 12·n·BlockSize values, 16 with B, and three 3·BlockSize
+	// square matrices); a solve whose blocks exceed the bound fails the
+	// same way, before any product. If MaxDenseBytes is 0, there is no
+	// bound; a negative value is an error. It changes no result of a
+	// problem whose dense solve, whose Lanczos basis grown to MaxNCV, or
+	// whose BlockLanczos or LOBPCG blocks fit in the bound.
 	MaxDenseBytes int64
 }
 
@@ -169,7 +175,8 @@ var (
 	ErrInvalid = errors.New("eigen: invalid argument")
 	// ErrMemoryBound is wrapped, besides ErrInvalid, by the error of a
 	// solve refused because it needs more than Settings.MaxDenseBytes (a
-	// dense solve, or Lanczos's starting basis): a caller that set the
+	// dense solve, Lanczos's starting basis, or BlockLanczos's or
+	// LOBPCG's blocks): a caller that set the
 	// bound can tell this refusal from the others, and say where its
 	// bound came from, without reading the message.
 	ErrMemoryBound = errors.New("eigen: beyond the memory bound")

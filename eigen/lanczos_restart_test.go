@@ -151,7 +151,9 @@ func BenchmarkLanczosRestart(b *testing.B) {
 	b.Run("second-basis", func(b *testing.B) {
 		tmp := make([]float64, size*n)
 		for b.Loop() {
-			r.ritzVectors(tmp[:keep*n], 0, size, cols)
+			if err := r.ritzVectors(context.Background(), tmp[:keep*n], 0, size, cols); err != nil {
+				b.Fatal(err)
+			}
 			copy(r.v[:keep*n], tmp[:keep*n])
 		}
 	})

@@ -40,8 +40,11 @@ import (
 // A block of p vectors counts p applications of A in Result.MatVecs. Cost per
 // iteration: at most BlockSize applications of A, of B and of T, plus
 // O(n·BlockSize²) flops of dense block algebra (with a constant of about 30);
-// memory about 8·n·BlockSize floats. When the complement of the deflated
-// vectors has fewer than 4·BlockSize dimensions the dense solver is used.
+// memory 12·n·BlockSize floats (16 with B) and three 3·BlockSize square
+// projected matrices, which Settings.MaxDenseBytes bounds (a solve that
+// needs more is refused before allocating any). When the complement of
+// the deflated vectors has fewer than 4·BlockSize dimensions the dense
+// solver is used.
 //
 // Scale. The iteration's norms and Gram matrices are sums of squares, which
 // underflow or overflow once ‖A‖ or ‖B‖ leaves about [1e-150, 1e150]: at
@@ -106,6 +109,13 @@ func (l LOBPCG) Solve(ctx context.Context, p Problem, s *Settings) (*Result, err
 	bs = max(bs, kk)
 	if n-d < 4*bs {
 		return Dense{}.Solve(ctx, p, s)
+	}
+	if need := lobpcgBytes(n, d, bs, p.B != nil); kk > 0 && cfg.maxDense > 0 && need > float64(cfg.maxDense) {
+		what := fmt.Sprintf("its %d blocks of n×%d values", lobpcgBlocks(p.B != nil), bs)
+		if p.B != nil && d > 0 {
+			what += fmt.Sprintf(", B times its %d deflated vectors", d)
+		}
+		return nil, memoryBoundError{fmt.Errorf("%w: a LOBPCG solve of n = %d for K = %d eigenpairs needs about %s for %s and its three %d×%d projected matrices, more than Settings.MaxDenseBytes = %s: ask for fewer eigenpairs, or set a smaller LOBPCG.BlockSize", ErrInvalid, n, p.K, wording.Bytes(sat(need)), what, 3*bs, 3*bs, wording.Bytes(cfg.maxDense))}
 	}
 	w := newLobpcgWork(p, n, d, bs, l.T, cfg)
 	if err := w.setupDeflation(p.Deflate); err != nil {
@@ -172,6 +182,35 @@ type lobpcgWork struct {
 	ev            mat.Dense
 }
 
+// lobpcgBlocks returns the number of n×bs blocks newLobpcgWork allocates:
+// the basis S = [X | P | W], A·S and the update scratch, three blocks
+// each, and the blocks u, A·u and T·u; with B, B·S (three) and B·u too.
+func lobpcgBlocks(gen bool) int {
+	if gen {
+		return 16
+	}
+	return 12
+}
+
+// lobpcgBytes returns the memory of newLobpcgWork's workspace and of the
+// Rayleigh–Ritz step, as Settings.MaxDenseBytes counts it:
+// lobpcgBlocks(gen) blocks of n×bs values, with B the n×d products B·q
+// of the deflated vectors, and three 3bs×3bs matrices (the projected
+// matrix, its symmetric copy and its eigenvectors), 8 bytes a value, as a
+// float64 so that it cannot overflow. The result's n×K vectors are not
+// counted, as for Lanczos. Cost O(1).
+func lobpcgBytes(n, d, bs int, gen bool) float64 {
+	vals := float64(lobpcgBlocks(gen)) * float64(n) * float64(bs)
+	if gen {
+		vals += float64(n) * float64(d)
+	}
+	s3 := 3 * float64(bs)
+	return 8 * (vals + 3*s3*s3)
+}
+
+// newLobpcgWork allocates the workspace: lobpcgBytes(n, d, bs, p.B !=
+// nil) less the projected matrices. Cost O(n·bs) (B·q is computed by
+// setupDeflation).
 func newLobpcgWork(p Problem, n, d, bs int, t Operator, cfg config) *lobpcgWork {
 	s3 := 3 * bs
 	w := &lobpcgWork{

@@ -1,0 +1,88 @@
+package eigen_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tether-sc/tether/eigen"
+	"github.com/tether-sc/tether/internal/wording"
+)
+
+// TestBlockSolversMaxDenseBytes checks Settings.MaxDenseBytes on
+// BlockLanczos and LOBPCG (NJW's problem on a 2-D 10-NN graph of 1000
+// nodes, the graph's components deflated, K = 5 and for BlockLanczos
+// K = d + 6, so that its BlockSize of 4 is kept; LOBPCG also on the
+// pencil (L, 2I) with the deflated vectors B-orthonormal). The bytes are
+// counted here from the solvers' documented workspace, independently of
+// their code: BlockLanczos's basis of d + NCV + 2p vectors of n values,
+// its three work blocks of p and three (NCV+p)² projected matrices;
+// LOBPCG's 12 blocks of n×BlockSize (16 and B times the d deflated
+// vectors with B) and three (3·BlockSize)² matrices, 8 bytes a value.
+// With no bound (0) and with a bound of exactly that many bytes the solve
+// is the same bit for bit (values, vectors, products); one byte less and
+// it is refused, before any product, with an error wrapping ErrInvalid
+// and ErrMemoryBound that names both sizes.
+func TestBlockSolversMaxDenseBytes(t *testing.T) {
+	const n = 1000
+	p := knn2DProblem(t, n)
+	_, d := p.Deflate.Dims()
+	gen := p
+	gen.B = make(diagOp, n)
+	for i := range gen.B.(diagOp) {
+		gen.B.(diagOp)[i] = 2
+	}
+	var z mat.Dense
+	z.Scale(1/math.Sqrt2, p.Deflate)
+	gen.Deflate = &z
+	const bs, ncv, keep = 4, 40, 8
+	blockNeed := int64(8 * ((d+ncv+5*bs)*n + 3*(ncv+bs)*(ncv+bs)))
+	wide := p
+	wide.K = d + 6 // 6 pairs not deflated: BlockSize 4 is kept
+	const lbs = 6
+	lobNeed := int64(8 * (12*n*lbs + 3*(3*lbs)*(3*lbs)))
+	genNeed := int64(8 * (16*n*lbs + n*d + 3*(3*lbs)*(3*lbs)))
+	for _, c := range []struct {
+		name   string
+		solver eigen.Solver
+		p      eigen.Problem
+		need   int64
+		want   string
+	}{
+		{"BlockLanczos", eigen.BlockLanczos{BlockSize: bs, NCV: ncv, Keep: keep}, wide, blockNeed,
+			fmt.Sprintf("for its basis of %d vectors of n values (%d deflated, NCV = %d and two blocks of %d), its three work blocks of %d vectors and its three %d×%d projected matrices", d+ncv+2*bs, d, ncv, bs, bs, ncv+bs, ncv+bs)},
+		{"LOBPCG", eigen.LOBPCG{BlockSize: lbs}, p, lobNeed,
+			fmt.Sprintf("for its 12 blocks of n×%d values and its three %d×%d projected matrices", lbs, 3*lbs, 3*lbs)},
+		{"LOBPCG-B", eigen.LOBPCG{BlockSize: lbs}, gen, genNeed,
+			fmt.Sprintf("for its 16 blocks of n×%d values, B times its %d deflated vectors and its three %d×%d projected matrices", lbs, d, 3*lbs, 3*lbs)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ctx := context.Background()
+			free, err := c.solver.Solve(ctx, c.p, &eigen.Settings{Tol: 1e-8})
+			if err != nil {
+				t.Fatal(err)
+			}
+			fits, err := c.solver.Solve(ctx, c.p, &eigen.Settings{Tol: 1e-8, MaxDenseBytes: c.need})
+			if err != nil {
+				t.Fatalf("bound %d, the bytes needed: %v", c.need, err)
+			}
+			if !slices.Equal(fits.Values, free.Values) || !mat.Equal(fits.Vectors, free.Vectors) || fits.MatVecs != free.MatVecs || fits.Iterations != free.Iterations {
+				t.Errorf("bound %d: values %v (%d products), want %v (%d products) bit for bit", c.need, fits.Values, fits.MatVecs, free.Values, free.MatVecs)
+			}
+			op := &countingOp{Operator: c.p.A}
+			q := c.p
+			q.A = op
+			_, err = c.solver.Solve(ctx, q, &eigen.Settings{Tol: 1e-8, MaxDenseBytes: c.need - 1})
+			want := fmt.Sprintf("needs about %s %s, more than Settings.MaxDenseBytes = %s", wording.Bytes(c.need), c.want, wording.Bytes(c.need-1))
+			if !errors.Is(err, eigen.ErrInvalid) || !errors.Is(err, eigen.ErrMemoryBound) || !strings.Contains(err.Error(), want) || op.n != 0 {
+				t.Errorf("bound %d − 1: %v (operator applied to %d vectors); want ErrInvalid and ErrMemoryBound containing %q, before any product", c.need, err, op.n, want)
+			}
+		})
+	}
+}
