@@ -102,11 +102,7 @@ func (l LOBPCG) Solve(ctx context.Context, p Problem, s *Settings) (*Result, err
 		return nil, err
 	}
 	kk := p.K - d
-	bs := l.BlockSize
-	if bs == 0 {
-		bs = kk + max(2, (kk+1)/2)
-	}
-	bs = max(bs, kk)
+	bs := l.blockSize(kk)
 	if n-d < 4*bs {
 		return Dense{}.Solve(ctx, p, s)
 	}
@@ -180,6 +176,39 @@ type lobpcgWork struct {
 	before, after []float64
 	es            mat.EigenSym
 	ev            mat.Dense
+}
+
+// blockSize returns the number of columns of X for kk pairs not
+// deflated: BlockSize, kk + max(2, ⌈kk/2⌉) when it is 0, and at least kk.
+// Cost O(1).
+func (l LOBPCG) blockSize(kk int) int {
+	bs := l.BlockSize
+	if bs == 0 {
+		bs = kk + max(2, (kk+1)/2)
+	}
+	return max(bs, kk)
+}
+
+// Workspace returns what a Solve of K eigenpairs, d of them deflated
+// (Problem.Deflate's columns), on n rows allocates besides the result's
+// n×(K − d) vectors, with B (generalized) or without: bytes, the memory
+// Settings.MaxDenseBytes bounds and refuses a solve beyond (its
+// lobpcgBlocks blocks of n×BlockSize values, 16 with B and 12 without,
+// with B the n×d products B·q of the deflated vectors, and three
+// 3·BlockSize square projected matrices, 8 bytes a value, saturating at
+// math.MaxInt64), and projected, the order 3·BlockSize of the matrix each
+// iteration's Rayleigh–Ritz step diagonalizes (gonum's mat.EigenSym, with
+// its vectors, which takes no context: Solve polls its context once an
+// iteration, between such steps). BlockSize is l's, or K − d + max(2,
+// ⌈(K − d)/2⌉) when 0. It describes the iterative solve: Solve passes a
+// problem whose complement of the deflated vectors has fewer than
+// 4·BlockSize dimensions to the dense solver instead (DenseBytes), and
+// one of K = d allocates nothing of this. A front end that bounds a
+// request's memory and time before it runs (tether serve) counts the
+// same bytes the solver refuses at. Cost O(1).
+func (l LOBPCG) Workspace(n, k, d int, generalized bool) (bytes int64, projected int) {
+	bs := l.blockSize(max(k-d, 0))
+	return sat(lobpcgBytes(n, d, bs, generalized)), 3 * bs
 }
 
 // lobpcgBlocks returns the number of n×bs blocks newLobpcgWork allocates:
