@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/eigen"
 	"github.com/tether-sc/tether/internal/testmem"
+	"github.com/tether-sc/tether/progress"
 )
 
 // pencilRecorder is an eigen.Solver that records whether any problem it
@@ -206,5 +208,86 @@ func TestGeneralizedMemoryEstimate(t *testing.T) {
 		if err := s.checkWork(c.m, k, w); err != nil {
 			t.Errorf("%s: limit at the estimate %d: %v", c.m.Name(), est, err)
 		}
+	}
+}
+
+// TestCSPPairsCounted: csp's doubling asks for more pairs than k, up to
+// max(64, k − 1) besides one per connected component (cluster/csp.go:
+// cspMaxVectors), which vectors() counts (it counted k): run with its
+// defaults on 600 nodes (LOBPCG, then its dense solves from 32 pairs),
+// the eigensolvers' progress events (Total: the pairs not deflated) show
+// solves of more than k pairs, none of more than vectors(). The old count,
+// k, fails the first check.
+func TestCSPPairsCounted(t *testing.T) {
+	g := blockRing(t, 12, 50, 4)
+	n := g.N()
+	var pairs []constraint.Pair
+	for i := range 60 {
+		a, b := (i*7919)%n, (i*104729+13)%n
+		kind := constraint.CannotLink
+		if a/50 == b/50 {
+			kind = constraint.MustLink
+		}
+		pairs = append(pairs, constraint.Pair{I: a, J: b, Kind: kind})
+	}
+	for _, k := range []int{2, 5} {
+		var mu sync.Mutex
+		most := 0
+		rec := progress.Func(func(e progress.Event) {
+			if e.Stage == "eigen" {
+				mu.Lock()
+				most = max(most, e.Total)
+				mu.Unlock()
+			}
+		})
+		p := &cluster.Problem{Graph: g, K: k, Constraints: &constraint.Set{N: n, Pairs: pairs}}
+		if _, err := cluster.Run(context.Background(), cluster.CSP{}, p, &cluster.Settings{Seed: 1, Recorder: rec}); err != nil {
+			t.Fatalf("k = %d: %v", k, err)
+		}
+		e, why := vectors(cluster.CSP{}, k, n)
+		t.Logf("k = %d: most pairs asked %d, vectors() %d (%s)", k, most, e, why)
+		if most <= k {
+			t.Errorf("k = %d: csp asked for at most %d pairs, want more than k (its doubling starts at 2k + 2 or 8)", k, most)
+		}
+		if most > e {
+			t.Errorf("k = %d: csp asked for %d pairs beyond the deflated ones, vectors() = %d (%s)", k, most, e, why)
+		}
+	}
+}
+
+// TestGeneralizedProjectedBound: a generalized eigensolve's projected
+// matrix is LOBPCG's, 3·BlockSize = 3·(e + max(2, ⌈e/2⌉)) rows, which
+// each iteration diagonalizes without a context, not Lanczos's 2e + 1:
+// on 10⁴ nodes under 20 s (813.9 rows allowed, TestProjectedSolveTimeBound)
+// fast-ge2 is refused from k = 181 (816 rows) and accepted at 180 (810),
+// naming the LOBPCG iteration, where njw is accepted up to 406 (813
+// rows); counted as Lanczos, fast-ge2 with k = 300 (1350 rows, about
+// 23 s an iteration) was accepted. csp counts 64 pairs (cspMaxVectors)
+// whatever k up to 65: 288 rows.
+func TestGeneralizedProjectedBound(t *testing.T) {
+	s := newTest(t, Config{ComputeTimeout: 20 * time.Second})
+	w := workload{g: blockRing(t, 100, 100, 5)}
+	for _, c := range []struct {
+		m  cluster.Method
+		k  int
+		ok bool
+	}{
+		{cluster.FastGE2{}, 180, true},
+		{cluster.FastGE2{}, 181, false},
+		{cluster.FastGE2{}, 300, false},
+		{cluster.FastGE{}, 181, false},
+		{cluster.NJW{}, 300, true},
+		{cluster.NJW{}, 406, true},
+	} {
+		err := s.checkWork(c.m, c.k, w)
+		if (err == nil) != c.ok {
+			t.Errorf("%s, k = %d on 10⁴ nodes under 20 s: %v, want accepted %v", c.m.Name(), c.k, err, c.ok)
+		}
+		if err != nil && (!strings.Contains(err.Error(), "every LOBPCG iteration") || !strings.Contains(err.Error(), "at most 180")) {
+			t.Errorf("%s, k = %d: %v, want the LOBPCG iteration and at most 180 named", c.m.Name(), c.k, err)
+		}
+	}
+	if got := eigenWorkOf(cluster.CSP{}, 64, w).rows; got != 288 {
+		t.Errorf("csp's projected rows for 64 pairs: %d, want 288", got)
 	}
 }
