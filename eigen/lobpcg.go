@@ -551,11 +551,14 @@ func (w *lobpcgWork) run(ctx context.Context, kk int) (vals []float64, vecs *mat
 	verified := false
 	for iter := 0; ; iter++ {
 		s := bs + np + nw
-		if err := w.rayleighRitz(s, np, lastActive); err != nil {
+		if err := w.rayleighRitz(ctx, s, np, lastActive); err != nil {
 			return nil, nil, iter, false, err
 		}
 		np = w.newP
 		nw = 0
+		if err := ctx.Err(); err != nil {
+			return nil, nil, iter, false, err
+		}
 		// Residuals R = AX − BXΘ in w.u.
 		if err := w.residuals(); err != nil {
 			return nil, nil, iter, false, err
@@ -630,6 +633,9 @@ func (w *lobpcgWork) run(ctx context.Context, kk int) (vals []float64, vecs *mat
 		}
 		nw, err = w.ortho(na, bs+np)
 		if err != nil {
+			return nil, nil, iter, false, err
+		}
+		if err := ctx.Err(); err != nil {
 			return nil, nil, iter, false, err
 		}
 		if nw == 0 && np == 0 {
@@ -729,11 +735,20 @@ func (w *lobpcgWork) refresh() {
 // (B-orthonormal), replaces X by the bs Ritz vectors selected by which and P
 // by the part of the new Ritz vectors outside X for the columns listed in
 // active (the previous iteration's active set); it sets w.theta and w.newP.
-func (w *lobpcgWork) rayleighRitz(s, np int, active []int) error {
+// It returns ctx's error, leaving S in no usable state, when ctx is done
+// between its steps: the projection SᵀAS, the projected eigensolve and
+// each block update (n·s² flops each, the bulk of an iteration: about
+// 0.4 s at n = 6000, s = 270 on 2 cores; one poll an iteration let a
+// solve run up to a whole iteration, 1.7 s under load, past its
+// deadline: TestLOBPCGDeadline). Cost O(n·s² + s³).
+func (w *lobpcgWork) rayleighRitz(ctx context.Context, s, np int, active []int) error {
 	n, bs, s3 := w.n, w.bs, w.s3
 	sv := w.cols(w.sBuf, 0, s)
 	g := blas64.General{Rows: s, Cols: s, Stride: s, Data: make([]float64, s*s)}
 	gemm(blas.Trans, blas.NoTrans, 1, sv, w.cols(w.asBuf, 0, s), 0, g)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	gs := mat.NewSymDense(s, nil)
 	for i := 0; i < s; i++ {
 		for j := i; j < s; j++ {
@@ -746,6 +761,9 @@ func (w *lobpcgWork) rayleighRitz(s, np int, active []int) error {
 	}
 	if !w.es.Factorize(gs, true) {
 		return fmt.Errorf("%w: projected eigenproblem failed (LOBPCG)", ErrNoConvergence)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
 	}
 	lam := w.es.Values(nil)
 	w.ev.Reset()
@@ -814,6 +832,9 @@ func (w *lobpcgWork) rayleighRitz(s, np int, active []int) error {
 		bufs = append(bufs, w.bsBuf)
 	}
 	for _, buf := range bufs {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		gemm(blas.NoTrans, blas.NoTrans, 1, w.cols(buf, 0, s), cg, 0, tmp)
 		for i := 0; i < n; i++ {
 			copy(buf[i*s3:i*s3+out], w.nBuf[i*s3:i*s3+out])
