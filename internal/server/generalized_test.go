@@ -287,6 +287,14 @@ func TestGeneralizedProjectedBound(t *testing.T) {
 			t.Errorf("%s, k = %d: %v, want the LOBPCG iteration and at most 180 named", c.m.Name(), c.k, err)
 		}
 	}
+	// The default 2-minute limit (1477.9 rows, docs/api.md): 328
+	// vectors (1476 rows) pass, 329 (1482) do not.
+	s.cfg.ComputeTimeout = DefaultComputeTimeout
+	for k, ok := range map[int]bool{328: true, 329: false} {
+		if err := s.checkWork(cluster.FastGE2{}, k, w); (err == nil) != ok {
+			t.Errorf("fast-ge2, k = %d on 10⁴ nodes under %v: %v, want accepted %v", k, DefaultComputeTimeout, err, ok)
+		}
+	}
 	if got := eigenWorkOf(cluster.CSP{}, 64, w).rows; got != 288 {
 		t.Errorf("csp's projected rows for 64 pairs: %d, want 288", got)
 	}
