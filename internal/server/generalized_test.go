@@ -150,7 +150,8 @@ func TestUsesGeneralized(t *testing.T) {
 // path of theirs counted (fast-ge2-bh's dense Schur complement is, up to
 // 3000 nodes), fast-ge, fast-ge2 and csp were counted nothing beyond
 // njw: the check fails on that code. A limit one byte below the estimate
-// refuses the request naming LOBPCG's blocks (csp's dense matrices). njw's
+// refuses the request naming LOBPCG's blocks (csp's dense matrices, and
+// no smaller k: csp asks for 64 pairs whatever k below them). njw's
 // peak is the median of three measurements (TestCOSCMemoryEstimate on
 // PeakHeap's sampling). Not parallel: it reads the heap.
 func TestGeneralizedMemoryEstimate(t *testing.T) {
@@ -201,7 +202,7 @@ func TestGeneralizedMemoryEstimate(t *testing.T) {
 			t.Errorf("%s, k = %d on %d nodes: allocated %d bytes more than njw, estimate %d beyond njw's: want at least that", c.m.Name(), k, n, extra, est-baseEst)
 		}
 		s := newTest(t, Config{MaxRequestMemory: est - 1})
-		if err := s.checkWork(c.m, k, w); err == nil || !strings.Contains(err.Error(), c.name) {
+		if err := s.checkWork(c.m, k, w); err == nil || !strings.Contains(err.Error(), c.name) || (c.m.Name() == "csp" && strings.Contains(err.Error(), "ask for at most")) {
 			t.Errorf("%s: limit one byte below the estimate %d: %v, want a refusal naming %q", c.m.Name(), est, err, c.name)
 		}
 		s = newTest(t, Config{MaxRequestMemory: est})

@@ -750,6 +750,11 @@ func (s *Server) checkWork(m cluster.Method, k int, w workload) error {
 		return fmt.Errorf("%w: %s on n = %d nodes needs about %s (%s; %s for %d vectors besides), more than this server's memory limit of %s per request: %s, or restart tether serve with a larger -max-request-mib", errBadInput, m.Name(), n, wording.Bytes(need), what, wording.Bytes(vec), e, wording.Bytes(limit), remedy)
 	}
 	fits := sort.Search(n+1, func(e int) bool { return sat(float64(eigenWorkOf(m, e, w).bytes)+float64(extra)) > limit }) - 1
+	if m.Name() == "csp" && fits < cspMaxVectors {
+		// csp asks for its 64 pairs whatever k below them: a smaller k
+		// does not help.
+		fits = 0
+	}
 	how := ew.holds
 	switch {
 	case n <= cluster.DenseLimit:
