@@ -241,9 +241,9 @@ func autoCandidates(n int) []cluster.Method {
 // workBytes stands for): fast-ge and fast-ge2 with k = 20 on 1000 nodes
 // 3.6–4.7 MB for 5.4 MB estimated (TestGeneralizedMemoryEstimate), on
 // 3000 nodes 13.0 MB for 15.5 MB; on 6000 nodes with 600 pairs and k =
-// 60, fast-ge2 106 MB in all (njw 19 MB) for 111 MB here (workBytes'
-// Lanczos count said 13 MB), csp with k = 10 102 MB for 113 MB (e = 64,
-// one component). Cost O(1).
+// 60, fast-ge2 106 MB and fast-ge 101 MB in all (njw 19 MB) for 111 MB
+// here (workBytes' Lanczos count said 13 MB), csp with k = 10 102 MB for
+// 119 MB (e = 64, one component; 3.1 MB before). Cost O(1).
 func generalizedBytes(n, e, d int) (bytes float64, projected int) {
 	ws, proj := eigen.LOBPCG{}.Workspace(n, e+d, d, true)
 	bs := float64(proj / 3)
