@@ -505,6 +505,20 @@ type Uses struct {
 	// does not apply that bound to these methods; their memory is still
 	// counted. Every registered method decides (TestUsesNoKEigensolve).
 	NoKEigensolve bool
+	// Generalized reports that the method's eigensolve of about k vectors
+	// is a generalized problem A x = λ B x (eigen.Problem.B not nil: the
+	// pencils of fast-ge, fast-ge2 and fast-ge2-bh, csp's pencil of L̄ and
+	// Q̄ − α/vol·I), which with Settings.Eigen nil is solved densely up to
+	// DenseLimit nodes and by eigen.LOBPCG above (Lanczos takes no B):
+	// LOBPCG holds 16 blocks of n×BlockSize values (BlockSize about 1.5
+	// times the pairs not deflated; eigen.LOBPCG.Workspace) and
+	// diagonalizes a projected matrix of 3·BlockSize rows each iteration,
+	// against Lanczos's basis of about 3k vectors and its 2k rows. A front
+	// end that bounds a request's memory and time before it runs (tether
+	// serve) counts those for these methods. Every registered method
+	// decides (TestUsesGeneralized, which records whether any eigensolve
+	// of the method is given a B).
+	Generalized bool
 }
 
 // ReadsDisconnected reports whether a method declaring u reads

@@ -182,7 +182,9 @@ type CSP struct {
 func (CSP) Name() string { return "csp" }
 
 // Uses declares what CSP reads from a Problem (see Run).
-func (CSP) Uses() Uses { return Uses{Supervision: Pairs, NeedsPairs: true, MinK: 2, Core: true} }
+func (CSP) Uses() Uses {
+	return Uses{Supervision: Pairs, NeedsPairs: true, MinK: 2, Core: true, Generalized: true}
+}
 
 // cspMaxVectors caps the number of eigenpairs of (2) computed by the
 // iterative path (raised to k − 1 when k is larger): LOBPCG's block

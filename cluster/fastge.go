@@ -78,7 +78,7 @@ func (FastGE) Name() string { return "fast-ge" }
 
 // Uses declares what FastGE reads from a Problem (see Run).
 func (FastGE) Uses() Uses {
-	return Uses{Supervision: Pairs, Core: true,
+	return Uses{Supervision: Pairs, Core: true, Generalized: true,
 		WeightScale: "the constraint graphs' weights w·d_i d_j/(d_min d_max) do not grow with the edges' (thesis §4.4.2)"}
 }
 

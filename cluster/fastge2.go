@@ -71,7 +71,7 @@ func (FastGE2) Name() string { return "fast-ge2" }
 
 // Uses declares what FastGE2 reads from a Problem (see Run).
 func (FastGE2) Uses() Uses {
-	return Uses{Supervision: Pairs | LabelSet, NeedsPairs: true, Core: true,
+	return Uses{Supervision: Pairs | LabelSet, NeedsPairs: true, Core: true, Generalized: true,
 		WeightScale: "the constraint graphs' weights d_i d_j/(d_min d_max) do not grow with the edges' (seed 004 eq. 4.2–4.6)"}
 }
 
@@ -191,7 +191,7 @@ func (FastGE2BH) Name() string { return "fast-ge2-bh" }
 
 // Uses declares what FastGE2BH reads from a Problem (see Run).
 func (FastGE2BH) Uses() Uses {
-	return Uses{Supervision: Pairs | LabelSet, NeedsPairs: true,
+	return Uses{Supervision: Pairs | LabelSet, NeedsPairs: true, Generalized: true,
 		WeightScale: "the Bethe Hessian reads the edge weights as couplings, and the constraint graphs' weights d_i d_j/(d_min d_max) do not grow with them (seed 004 ch. 5, Alg. 4)"}
 }
 

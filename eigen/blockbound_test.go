@@ -86,3 +86,55 @@ func TestBlockSolversMaxDenseBytes(t *testing.T) {
 		})
 	}
 }
+
+// TestLOBPCGWorkspace checks LOBPCG.Workspace, which tether serve counts
+// before a request runs, against the bound Solve enforces and the closed
+// form: for the default BlockSize (K − d + max(2, ⌈(K − d)/2⌉)) and an
+// explicit one, with and without B (the problems of
+// TestBlockSolversMaxDenseBytes), a solve with Settings.MaxDenseBytes set
+// to Workspace's bytes runs and one byte less is refused with
+// ErrMemoryBound, the bytes are 8·(12·n·bs + 27·bs²) (16·n·bs + n·d with
+// B) and the projected order is 3·bs.
+func TestLOBPCGWorkspace(t *testing.T) {
+	const n = 1000
+	p := knn2DProblem(t, n)
+	_, d := p.Deflate.Dims()
+	gen := p
+	gen.B = make(diagOp, n)
+	for i := range gen.B.(diagOp) {
+		gen.B.(diagOp)[i] = 2
+	}
+	var z mat.Dense
+	z.Scale(1/math.Sqrt2, p.Deflate)
+	gen.Deflate = &z
+	for _, c := range []struct {
+		name   string
+		solver eigen.LOBPCG
+		p      eigen.Problem
+		bs     int
+	}{
+		{"default", eigen.LOBPCG{}, p, (p.K - d) + max(2, (p.K-d+1)/2)},
+		{"default-B", eigen.LOBPCG{}, gen, (p.K - d) + max(2, (p.K-d+1)/2)},
+		{"BlockSize-7", eigen.LOBPCG{BlockSize: 7}, p, 7},
+		{"BlockSize-below-K", eigen.LOBPCG{BlockSize: 1}, gen, p.K - d},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			blocks, extra := 12, 0
+			if c.p.B != nil {
+				blocks, extra = 16, n*d
+			}
+			want := int64(8 * (blocks*n*c.bs + extra + 27*c.bs*c.bs))
+			got, proj := c.solver.Workspace(n, c.p.K, d, c.p.B != nil)
+			if got != want || proj != 3*c.bs {
+				t.Fatalf("Workspace(%d, %d, %d, %v) = %d bytes, order %d; want %d, %d (block size %d)", n, c.p.K, d, c.p.B != nil, got, proj, want, 3*c.bs, c.bs)
+			}
+			ctx := context.Background()
+			if _, err := c.solver.Solve(ctx, c.p, &eigen.Settings{Tol: 1e-8, MaxDenseBytes: got}); err != nil {
+				t.Errorf("bound %d, Workspace's bytes: %v", got, err)
+			}
+			if _, err := c.solver.Solve(ctx, c.p, &eigen.Settings{Tol: 1e-8, MaxDenseBytes: got - 1}); !errors.Is(err, eigen.ErrMemoryBound) {
+				t.Errorf("bound %d − 1: %v, want ErrMemoryBound", got, err)
+			}
+		})
+	}
+}

@@ -164,6 +164,11 @@ func vectors(m cluster.Method, k, n int) (int, string) {
 		}
 		raise(v, what)
 	}
+	if m.Name() == "csp" && k > 0 {
+		// csp's doubling asks for up to max(64, k − 1) pairs besides one
+		// per connected component (cluster/csp.go: cspMaxVectors).
+		raise(cspMaxVectors, fmt.Sprintf("k = %d (csp's doubling asks for up to max(%d, k − 1) eigenpairs besides one per connected component)", k, cspMaxVectors))
+	}
 	if v, ok := intKnob(m, "MaxK"); ok && k == 0 {
 		if v == 0 {
 			v = 100
@@ -173,6 +178,76 @@ func vectors(m cluster.Method, k, n int) (int, string) {
 		raise(v+1, fmt.Sprintf("%s's cap MaxK = %d on the estimated k (%d eigenpairs, one more to tell whether it is reached)", m.Name(), v, v+1))
 	}
 	return e, why
+}
+
+// cspMaxVectors is cluster's cspMaxVectors: csp's doubling asks for up
+// to max(cspMaxVectors, k − 1) eigenpairs besides the deflated component
+// vectors, one per connected component (its limit, min(n, max(64, k − 1)
+// + components)), whatever k (TestCSPPairsCounted).
+const cspMaxVectors = 64
+
+// cspDenseMax is cluster's cspDenseMax: csp solves its pencil's
+// eigenproblems of at least 32 pairs (cspDenseMinK; its doubling reaches
+// 64) densely up to this many nodes, whatever Settings say, with about 19
+// n×n arrays allocated in all (cluster.CSP's doc: 150 MB at n = 1000).
+const cspDenseMax = 2000
+
+// generalizedOf reports whether m's eigensolve on n nodes is a
+// generalized one, A x = λ B x, which cluster solves by eigen.LOBPCG above
+// cluster.DenseLimit (cluster.Uses.Generalized: fast-ge, fast-ge2,
+// fast-ge2-bh, csp), or auto's whose candidates on n nodes include such a
+// method (autoCandidates: fast-ge and fast-ge2-bh up to
+// cluster.AutoCostlyMaxN nodes). Cost O(1).
+func generalizedOf(m cluster.Method, n int) bool {
+	if m.Uses().Generalized {
+		return true
+	}
+	if m.Name() == "auto" {
+		for _, c := range autoCandidates(n) {
+			if c.Uses().Generalized {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// autoCandidates returns the candidates of auto on n nodes whose work
+// checkWork counts beyond an embedding's (cluster.Auto fits them with
+// their defaults): ml-noa-ssc and mcl-noa-ssc, and up to
+// cluster.AutoCostlyMaxN nodes fast-ge and fast-ge2-bh.
+func autoCandidates(n int) []cluster.Method {
+	cands := []cluster.Method{cluster.MLNOASSC{}, cluster.MCLNOASSC{}}
+	if n <= cluster.AutoCostlyMaxN {
+		cands = append(cands, cluster.FastGE{}, cluster.FastGE2BH{})
+	}
+	return cands
+}
+
+// generalizedBytes returns the memory of a generalized eigensolve of e
+// pairs besides d deflated ones on n nodes by eigen.LOBPCG with its
+// default BlockSize bs = e + max(2, ⌈e/2⌉), and the order 3·bs of the
+// projected matrix each of its iterations diagonalizes: the bytes
+// eigen.LOBPCG.Workspace counts, as eigen.Settings.MaxDenseBytes (set to
+// Config.MaxRequestMemory) refuses the solve beyond (16 blocks of n×bs
+// values, n×d for B times the deflated vectors, three (3bs)² matrices), so
+// that a request accepted here is not refused there, and 8·n·(4·bs + 8·e)
+// bytes more: the pencil operators' scratch blocks of n×bs (cluster's
+// comboOp allocates one a product), and n×e blocks, the solver's result
+// and the copy its residual check makes, the method's embedding and
+// k-means' copies (calibrated on the measurements: three n×bs and six n×e
+// left 4 % between the estimate and the peak at 1000 nodes). Measured
+// (testmem.PeakHeap, GC at 5 %, over njw's peak on the same graph, which
+// workBytes stands for): fast-ge and fast-ge2 with k = 20 on 1000 nodes
+// 3.6–4.7 MB for 5.4 MB estimated (TestGeneralizedMemoryEstimate), on
+// 3000 nodes 13.0 MB for 15.5 MB; on 6000 nodes with 600 pairs and k =
+// 60, fast-ge2 106 MB and fast-ge 101 MB in all (njw 19 MB) for 111 MB
+// here (workBytes' Lanczos count said 13 MB), csp with k = 10 102 MB for
+// 119 MB (e = 64, one component; 3.1 MB before). Cost O(1).
+func generalizedBytes(n, e, d int) (bytes float64, projected int) {
+	ws, proj := eigen.LOBPCG{}.Workspace(n, e+d, d, true)
+	bs := float64(proj / 3)
+	return float64(ws) + 8*float64(n)*(4*bs+8*float64(e)), proj
 }
 
 // workload is what a request's memory estimate reads of its session
@@ -341,11 +416,7 @@ func methodBytes(m cluster.Method, w workload) (bytes int64, what, remedy string
 		// auto fits its candidates with their defaults (cluster.Auto):
 		// the largest of their paths counted here, the costly ones only
 		// up to the 1000 nodes auto tries them on.
-		cands := []cluster.Method{cluster.MLNOASSC{}, cluster.MCLNOASSC{}}
-		if n <= cluster.AutoCostlyMaxN {
-			cands = append(cands, cluster.FastGE{}, cluster.FastGE2BH{})
-		}
-		for _, c := range cands {
+		for _, c := range autoCandidates(n) {
 			if b, cw, cr := methodBytes(c, w); b > bytes {
 				bytes, what, remedy = b, c.Name()+", one of its candidates ("+cw+")", "choose a method by name, or "+cr
 			}
@@ -545,20 +616,21 @@ func lanczosNCV(k int) int {
 }
 
 // projectedTooLong reports whether the Rayleigh–Ritz step of an iterative
-// eigensolve of e vectors, a dense eigensolve of lanczosNCV(e) rows
-// (cluster's autoSolver runs eigen.Lanczos with its default NCV above
-// cluster.DenseLimit nodes; its MaxNCV = 64 from 2·10⁴ nodes lets no basis
-// of 32 or more pairs grow), is estimated (projectedSeconds) to take more
-// than a quarter of Config.ComputeTimeout and more than
-// projectedMinSeconds: gonum's eigendecompositions take no context, so a
-// restart's step runs to its end whatever the limit (njw with k = 800 on
-// 10⁴ nodes under 20 s: 503 after 54 s). A step shorter than
-// projectedMinSeconds delays the 503 of a request past its limit by at
-// most that, so a limit of milliseconds still answers 503 for what it
-// cannot finish, not 400 for the basis of 20 vectors every solve has.
-// Cost O(1).
-func (s *Server) projectedTooLong(e int) bool {
-	t := projectedSeconds(lanczosNCV(e))
+// eigensolve, a dense eigensolve of rows rows (eigen.Lanczos's: lanczosNCV(e)
+// for e vectors, as cluster's autoSolver runs it with its default NCV above
+// cluster.DenseLimit nodes, and its MaxNCV = 64 from 2·10⁴ nodes lets no
+// basis of 32 or more pairs grow; eigen.LOBPCG's, for a generalized
+// eigensolve: 3·BlockSize, generalizedBytes), is estimated
+// (projectedSeconds) to take more than a quarter of Config.ComputeTimeout
+// and more than projectedMinSeconds: gonum's eigendecompositions take no
+// context, so a restart's or an iteration's step runs to its end whatever
+// the limit (njw with k = 800 on 10⁴ nodes under 20 s: 503 after 54 s). A
+// step shorter than projectedMinSeconds delays the 503 of a request past
+// its limit by at most that, so a limit of milliseconds still answers 503
+// for what it cannot finish, not 400 for the basis of 20 vectors every
+// solve has. Cost O(1).
+func (s *Server) projectedTooLong(rows int) bool {
+	t := projectedSeconds(rows)
 	return t > projectedMinSeconds && t > s.cfg.ComputeTimeout.Seconds()/4
 }
 
@@ -580,35 +652,95 @@ func eigensolvesVectors(m cluster.Method) bool {
 // limit: NCV = 476 rows, 238 vectors.
 const projectedMinSeconds = 1
 
+// eigenWork is what checkWork counts of a method's eigensolve of e
+// vectors on n nodes: its memory (bytes), the order of the dense matrix
+// each Lanczos restart or LOBPCG iteration diagonalizes (rows), and what
+// holds the memory and solves (for messages).
+type eigenWork struct {
+	bytes    int64
+	rows     int
+	basis    string // "Lanczos restart" or "LOBPCG iteration"
+	holds    string // what the bytes are, for a message
+	cspDense bool   // csp's dense solves (cspDenseMax)
+}
+
+// eigenWorkOf returns the eigenWork of method m's eigensolve of e vectors
+// on w's n nodes: eigen.Lanczos's (workBytes, lanczosNCV(e) rows), or for
+// a generalized eigensolve (generalizedOf) the larger of that and
+// eigen.LOBPCG's (generalizedBytes, 3·BlockSize rows), csp's with d =
+// its graph's connected components deflated (an upper bound: Run gives it
+// the core, which has no more), and for csp on DenseLimit < n ≤
+// cspDenseMax nodes its dense solves' nine n×n matrices as well
+// (eigen.DenseBytes' eight of a generalized dense solve, and one more:
+// csp's peak, about 19 n×n arrays allocated in all, measured 7.6 n×n
+// over njw's at n = 1000 and 7.0 at n = 2000, k = 20). Cost O(1), O(n + stored entries) for csp.
+func eigenWorkOf(m cluster.Method, e int, w workload) eigenWork {
+	n := w.g.N()
+	ew := eigenWork{bytes: workBytes(n, e), rows: lanczosNCV(e), basis: "Lanczos restart", holds: fmt.Sprintf("%d vectors of n values and their working copies", e)}
+	if !eigensolvesVectors(m) || !generalizedOf(m, n) {
+		return ew
+	}
+	d := 0
+	if m.Name() == "csp" {
+		_, d = w.g.Components()
+		if n > cluster.DenseLimit && n <= cspDenseMax {
+			ew.cspDense = true
+			ew.bytes = max(ew.bytes, sat(float64(eigen.DenseBytes(n, true))+8*float64(n)*float64(n)))
+			ew.holds = fmt.Sprintf("nine n×n matrices: csp solves its pencil densely up to %d nodes", cspDenseMax)
+		}
+	}
+	if densely(n, e) {
+		return ew
+	}
+	b, rows := generalizedBytes(n, e, d)
+	if gb := sat(b); gb > ew.bytes {
+		ew.bytes = gb
+		ew.holds = fmt.Sprintf("LOBPCG's blocks of n values for %d vectors (%d deflated besides; block size %d) and their working copies", e, d, rows/3)
+	}
+	ew.rows, ew.basis = rows, "LOBPCG iteration"
+	return ew
+}
+
 // checkWork refuses, as bad input, a request whose method m, k and knobs
 // make the eigensolvers solve densely for longer than the compute limit
 // allows (denseTooLong, a time bound; it names the largest number of
 // vectors that keeps the solve iterative), or iteratively with a
-// projected eigenproblem each restart too long for it (projectedTooLong;
-// it names the largest number of vectors within it), or ask for more memory on w than
-// Config.MaxRequestMemory allows, before
-// anything is computed: the eigenvectors (workBytes of vectors) and the
-// method's own paths that grow faster (methodBytes) together. When the
-// vectors alone pass the limit it names what asks for them and the
-// largest number of vectors that fits beside the method's paths (a dense
-// eigensolve for k near n allocated 8n² bytes a matrix, and exhausted the
-// memory, which no recover can catch: review 92, k = 29999 on 30 000
-// nodes asked for 7.2 GB and killed the server); otherwise it names the
-// method's path and what to change. Cost O(log n) plus methodBytes'.
+// projected eigenproblem each Lanczos restart or LOBPCG iteration too long
+// for it (projectedTooLong on eigenWorkOf's rows; it names the largest
+// number of vectors within it), or ask for more memory on w than
+// Config.MaxRequestMemory allows, before anything is computed: the
+// eigenvectors (eigenWorkOf: workBytes of vectors, or for a generalized
+// eigensolve LOBPCG's blocks, generalizedBytes) and the method's own paths
+// that grow faster (methodBytes) together. When the vectors alone pass the
+// limit it names what asks for them and the largest number of vectors
+// that fits beside the method's paths (a dense eigensolve for k near n
+// allocated 8n² bytes a matrix, and exhausted the memory, which no
+// recover can catch: review 92, k = 29999 on 30 000 nodes asked for 7.2
+// GB and killed the server); otherwise it names the method's path and what
+// to change. Cost O(log n) eigenWorkOf plus methodBytes'.
 func (s *Server) checkWork(m cluster.Method, k int, w workload) error {
 	n := w.g.N()
 	w.k = k
 	e, why := vectors(m, k, n)
+	ew := eigenWorkOf(m, e, w)
+	if eigensolvesVectors(m) && ew.cspDense && !densely(n, e) && s.denseTooLong(n, n) {
+		// csp's dense solves of its pencil (cspDenseMax) cost about a
+		// full dense eigensolve each, denseSeconds(n, n): measured 3.0 s
+		// for a whole csp request at n = 1000 and 50 s at n = 2000 (two
+		// dense solves of 41 and 65 pairs, k = 20, under a load of 6
+		// on 2 cores), for 3.4 and 27 s estimated.
+		return fmt.Errorf("%w: %s on n = %d nodes: csp solves its pencil densely up to %d nodes, which takes O(n³) time, about %.0f s here, and cannot be stopped once started, more than a quarter of this server's compute time limit of %v: restart tether serve with a larger -compute-timeout", errBadInput, why, n, cspDenseMax, denseSeconds(n, n), s.cfg.ComputeTimeout)
+	}
 	if eigensolvesVectors(m) && densely(n, e) && s.denseTooLong(n, e) {
 		// The largest e with n > 6e + 8 (workBytes' dense rule).
 		iterative := (n - 9) / 6
 		return fmt.Errorf("%w: %s on n = %d nodes: %s's eigensolve would be dense (from about n/6 vectors, %d on these nodes, the eigensolvers solve densely), which takes O(n³) time, about %.0f s here, and cannot be stopped once started, more than a quarter of this server's compute time limit of %v: keep the vectors this asks for at most %d, or restart tether serve with a larger -compute-timeout", errBadInput, why, n, m.Name(), iterative+1, denseSeconds(n, e), s.cfg.ComputeTimeout, iterative)
 	}
-	if eigensolvesVectors(m) && !densely(n, e) && s.projectedTooLong(e) {
-		fits := sort.Search(e, func(e int) bool { return s.projectedTooLong(e) }) - 1
-		return fmt.Errorf("%w: %s on n = %d nodes: %s's eigensolve of %d vectors diagonalizes a dense %d×%d projected matrix at every Lanczos restart, which takes O(NCV³) time, about %.0f s here, and cannot be stopped once started, more than a quarter of this server's compute time limit of %v: keep the vectors this asks for at most %d, or restart tether serve with a larger -compute-timeout", errBadInput, why, n, m.Name(), e, lanczosNCV(e), lanczosNCV(e), projectedSeconds(lanczosNCV(e)), s.cfg.ComputeTimeout, max(fits, 0))
+	if eigensolvesVectors(m) && !densely(n, e) && s.projectedTooLong(ew.rows) {
+		fits := sort.Search(e, func(e int) bool { return s.projectedTooLong(eigenWorkOf(m, e, w).rows) }) - 1
+		return fmt.Errorf("%w: %s on n = %d nodes: %s's eigensolve of %d vectors diagonalizes a dense %d×%d projected matrix at every %s, which takes O(rows³) time, about %.0f s here, and cannot be stopped once started, more than a quarter of this server's compute time limit of %v: keep the vectors this asks for at most %d, or restart tether serve with a larger -compute-timeout", errBadInput, why, n, m.Name(), e, ew.rows, ew.rows, ew.basis, projectedSeconds(ew.rows), s.cfg.ComputeTimeout, max(fits, 0))
 	}
-	vec, limit := workBytes(n, e), s.cfg.MaxRequestMemory
+	vec, limit := ew.bytes, s.cfg.MaxRequestMemory
 	extra, what, remedy := methodBytes(m, w)
 	need := sat(float64(vec) + float64(extra))
 	if need <= limit {
@@ -617,8 +749,13 @@ func (s *Server) checkWork(m cluster.Method, k int, w workload) error {
 	if vec <= limit && extra > 0 {
 		return fmt.Errorf("%w: %s on n = %d nodes needs about %s (%s; %s for %d vectors besides), more than this server's memory limit of %s per request: %s, or restart tether serve with a larger -max-request-mib", errBadInput, m.Name(), n, wording.Bytes(need), what, wording.Bytes(vec), e, wording.Bytes(limit), remedy)
 	}
-	fits := sort.Search(n+1, func(e int) bool { return sat(float64(workBytes(n, e))+float64(extra)) > limit }) - 1
-	how := fmt.Sprintf("%d vectors of n values and their working copies", e)
+	fits := sort.Search(n+1, func(e int) bool { return sat(float64(eigenWorkOf(m, e, w).bytes)+float64(extra)) > limit }) - 1
+	if m.Name() == "csp" && fits < cspMaxVectors {
+		// csp asks for its 64 pairs whatever k below them: a smaller k
+		// does not help.
+		fits = 0
+	}
+	how := ew.holds
 	switch {
 	case n <= cluster.DenseLimit:
 		how = "n×n matrices: the eigensolvers work densely on small graphs"

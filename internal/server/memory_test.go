@@ -22,7 +22,10 @@ import (
 // 7.2 GB a matrix, a fatal error no recover catches. Here n = 500 with a
 // 4 MiB limit: a dense solve (k above about n/6) needs eight 500×500
 // matrices, 16 MB, so k = 100 is refused and the largest k that fits is
-// 81 (workBytes: the dense path starts at 6k + 8 ≥ n).
+// 81 (workBytes: the dense path starts at 6k + 8 ≥ n); 25 for fast-ge and
+// fast-ge2, whose generalized eigensolve LOBPCG solves in 16 blocks of
+// about 1.5k vectors (generalizedBytes), and none for csp, which solves
+// densely up to 2000 nodes.
 func TestRequestMemoryLimit(t *testing.T) {
 	s := newTest(t, Config{MaxRequestMemory: 4 << 20})
 	id := newSession(t, s, 500)
@@ -39,7 +42,16 @@ func TestRequestMemoryLimit(t *testing.T) {
 		}
 		code, b := cluster1(ClusterRequest{Method: info.Name, K: 100, Seed: 1})
 		want := "ask for at most 81"
-		if info.Name == "fast-ge2-bh" || info.Name == "auto" {
+		switch info.Name {
+		case "fast-ge", "fast-ge2":
+			// A generalized eigensolve by LOBPCG, 16 blocks of
+			// about 1.5k vectors (generalizedBytes): 25 fit.
+			want = "ask for at most 25"
+		case "csp":
+			// Its dense solves up to 2000 nodes, eight 500×500
+			// matrices, pass the limit whatever k.
+			want = "load smaller data"
+		case "fast-ge2-bh", "auto":
 			// Its dense pencil alone (eight 500×500 matrices), or
 			// that of auto's candidate fast-ge2-bh, passes the
 			// limit: no k fits (TestMethodPathsCounted).
