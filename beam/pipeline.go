@@ -975,14 +975,17 @@ func CheckBatch(ctx context.Context, manifest, root, out string) (warnings []str
 					return nil, fmt.Errorf("manifest %s: %w", name, err)
 				}
 			}
-			b := bytes.TrimPrefix(bytes.TrimSpace(sc.Bytes()), []byte("\ufeff"))
+			// Leading blanks are parsed with the line, so that the
+			// column of an error counts from its first character.
+			raw := bytes.TrimPrefix(bytes.TrimRight(sc.Bytes(), " \t\r\n"), []byte("\ufeff"))
+			b := bytes.TrimSpace(raw)
 			if len(b) == 0 || b[0] == '#' {
 				continue
 			}
 			jobs++
-			spec, err := job.ParseSpec(b)
+			spec, err := job.ParseSpec(raw)
 			if err != nil {
-				warnings = append(warnings, fmt.Sprintf("%s:%d: %v (the job fails; the other jobs run)", name, ln, err))
+				warnings = append(warnings, fmt.Sprintf("%v (the job fails; the other jobs run)", job.LineError(name, ln, err)))
 			} else if out != "" {
 				for _, f := range []struct{ field, path string }{
 					{"input", spec.Input}, {"graph", spec.Graph}, {"constraints", spec.Constraints}, {"labels", spec.Labels},
@@ -1182,22 +1185,34 @@ func (f *runJobFn) Teardown() error {
 // folder of file), stages its labels when f.Out is set (stageLabels) and
 // emits its result line. Blank
 // and '#' lines emit nothing; a malformed line emits a result whose error
-// names it. Only an unwritable labels file or result fails the bundle
+// names it, its file and line (file:line:column), and whose Manifest and
+// Line fields give the file and line (lineNumber). Only an unwritable labels file or result fails the bundle
 // (the runner then retries it; job.Run is deterministic, and the staged
 // file is written again under the same name).
 func (f *runJobFn) ProcessElement(ctx context.Context, file, line string, emit func(string)) error {
-	b := bytes.TrimSpace([]byte(line))
-	b = bytes.TrimPrefix(b, []byte("\ufeff"))
-	if len(b) == 0 || b[0] == '#' {
+	// Leading blanks are parsed with the line, so that the column of an
+	// error counts from its first character, as CheckBatch's.
+	raw := bytes.TrimPrefix(bytes.TrimRight([]byte(line), " \t\r\n"), []byte("\ufeff"))
+	if b := bytes.TrimSpace(raw); len(b) == 0 || b[0] == '#' {
 		return nil
 	}
 	if f.files == nil {
 		f.files = &Files{}
 	}
 	var res *job.Result
-	spec, err := job.ParseSpec(b)
+	spec, err := job.ParseSpec(raw)
 	if err != nil {
-		res = &job.Result{ID: idOf(b), Error: fmt.Sprintf("manifest line %.80q: %v", line, err)}
+		// Beam's text reader gives no line numbers: the line is looked
+		// for in its file, once for a malformed line (rare).
+		ln := lineNumber(ctx, f.files, file, line)
+		res = &job.Result{ID: idOf(raw), Manifest: file, Line: ln}
+		if ln > 0 {
+			// As CheckBatch's warning: file:line:column.
+			err = job.LineError(file, ln, err)
+		} else {
+			err = fmt.Errorf("%s: %w", file, err)
+		}
+		res.Error = fmt.Sprintf("manifest line %.80q: %v", line, err)
 	} else {
 		res = job.RunFiles(ctx, *spec, lineRoot(f.Root, file), f.files)
 	}
@@ -1214,6 +1229,32 @@ func (f *runJobFn) ProcessElement(ctx context.Context, file, line string, emit f
 	}
 	emit(js)
 	return nil
+}
+
+// lineNumber returns the 1-based number of the first line of the manifest
+// file file (read through files) that is line, as Beam's text reader gives
+// it (without its end of line; a '\r' before it is ignored), or 0 when the
+// file cannot be read or holds no such line (it changed during the run).
+// Identical lines are the same job and give the same result: the first
+// one's number names them. Cost: one read of the file.
+func lineNumber(ctx context.Context, files *Files, file, line string) int {
+	b, err := files.ReadFile(ctx, file)
+	if err != nil {
+		return 0
+	}
+	want := []byte(strings.TrimRight(line, "\r"))
+	for ln := 1; len(b) > 0; ln++ {
+		l := b
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			l, b = b[:i], b[i+1:]
+		} else {
+			b = nil
+		}
+		if bytes.Equal(bytes.TrimRight(l, "\r"), want) {
+			return ln
+		}
+	}
+	return 0
 }
 
 // lineRoot returns the folder that the relative paths of a line of the

@@ -134,6 +134,10 @@ func TestBatchEqualsSequential(t *testing.T) {
 	if e, _ := got[""]["error"].(string); !strings.Contains(e, "manifest line") {
 		t.Errorf("malformed line: error %q", e)
 	}
+	// The malformed line is the last: a comment, a blank line, the specs.
+	if m, ln := got[""]["manifest"], got[""]["line"]; m != path || ln != float64(len(specs)+3) {
+		t.Errorf("malformed line: manifest %v, line %v; want %s, %d", m, ln, path, len(specs)+3)
+	}
 
 	want := job.RunAll(context.Background(), specs, dir)
 	ok := 0
@@ -197,7 +201,7 @@ func TestCheckManifest(t *testing.T) {
 		name, manifest, want string // want "" means no error
 		warn                 string // a warning that must be given ("" none)
 	}{
-		{"jobs and a malformed line", good, "", "good.jsonl:3: job: bad spec: unexpected EOF (the job fails; the other jobs run)"},
+		{"jobs and a malformed line", good, "", "good.jsonl:3:30: job: bad spec: the line ends inside a JSON value: a '}', ']' or '\"' is missing (the job fails; the other jobs run)"},
 		{"missing file", filepath.Join(dir, "nope.jsonl"), "nope.jsonl: no such file", ""},
 		{"glob matching nothing", filepath.Join(dir, "*.json"), "*.json: no such file", ""},
 		{"empty", write("empty.jsonl", ""), "empty.jsonl: no jobs", ""},

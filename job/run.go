@@ -68,8 +68,14 @@ type Result struct {
 	Warnings []string `json:"warnings,omitempty"`
 	Notes    []string `json:"notes,omitempty"`
 	// Error is set when the job failed; the other figures are then unset.
-	Error  string `json:"error,omitempty"`
-	Labels []int  `json:"-"`
+	Error string `json:"error,omitempty"`
+	// Manifest and Line say where the job's manifest line is, for a line
+	// that is not a valid Spec (ParseSpec failed, so ID may be ""): the
+	// manifest file and the 1-based line number. Unset otherwise, and
+	// Line is 0 when the line could not be found again in the file.
+	Manifest string `json:"manifest,omitempty"`
+	Line     int    `json:"line,omitempty"`
+	Labels   []int  `json:"-"`
 }
 
 // Run executes the job s, resolving relative paths against root. It never

@@ -277,16 +277,21 @@ func (s *Spec) checkApplies(kinds inputkind.Kind, source string) error {
 }
 
 // ParseSpec decodes one manifest line (strict: unknown fields are errors)
-// and validates it.
+// and validates it. A line that is not a Spec in JSON gives a *SyntaxError
+// (the column and what was wrong, a field named by its JSON name: `field
+// "k": want an integer, got a string`); LineError puts the file and line
+// before it. Cost O(len(line)).
 func ParseSpec(line []byte) (*Spec, error) {
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.DisallowUnknownFields()
 	var s Spec
 	if err := dec.Decode(&s); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrSpec, err)
+		return nil, syntaxError(line, err)
 	}
 	if dec.More() {
-		return nil, fmt.Errorf("%w: more than one JSON value on the line", ErrSpec)
+		off := int(dec.InputOffset())
+		off += len(line[off:]) - len(bytes.TrimLeft(line[off:], " \t\r\n"))
+		return nil, &SyntaxError{Column: column(line, off), Msg: "more than one JSON value on the line (one job a line)"}
 	}
 	if err := s.Validate(); err != nil {
 		return nil, err
@@ -296,23 +301,26 @@ func ParseSpec(line []byte) (*Spec, error) {
 
 // ReadManifest reads a JSON Lines manifest: one Spec per line; blank lines
 // and lines starting with '#' are skipped. Errors name the file (name) and
-// line, and a repeated id is an error. Cost O(size).
+// line, and the column of a line that is not JSON (LineError), and a
+// repeated id is an error. Cost O(size).
 func ReadManifest(r io.Reader, name string) ([]Spec, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), MaxLine)
 	var out []Spec
 	seen := map[string]int{}
 	for ln := 1; sc.Scan(); ln++ {
-		line := bytes.TrimSpace(sc.Bytes())
+		// Leading blanks are kept, so that a column counts from the
+		// line's first character (the BOM of line 1 aside).
+		line := bytes.TrimRight(sc.Bytes(), " \t\r\n")
 		if ln == 1 {
 			line = bytes.TrimPrefix(line, []byte("\ufeff"))
 		}
-		if len(line) == 0 || line[0] == '#' {
+		if t := bytes.TrimSpace(line); len(t) == 0 || t[0] == '#' {
 			continue
 		}
 		s, err := ParseSpec(line)
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", name, ln, err)
+			return nil, LineError(name, ln, err)
 		}
 		if prev, ok := seen[s.ID]; ok {
 			return nil, fmt.Errorf("%s:%d: %w: id %q already used on line %d", name, ln, ErrSpec, s.ID, prev)
