@@ -910,8 +910,8 @@ var ErrOverwrite = errors.New("the run would write over an input file")
 
 // CheckBatch is CheckManifest for a run of Batch(s, manifest, root, out):
 // with an output folder out, it also refuses (ErrOverwrite) a run that
-// would write over a file a job reads — a job's input, graph, constraints
-// or labels file (resolved as the job resolves it: against root, or
+// would write over a file a job reads — a job's input, graph, constraints,
+// labels or truth file (resolved as the job resolves it: against root, or
 // without one against the folder of its manifest file) that is the labels
 // file the run writes for a job, out/ID.labels (job.LabelsPath; which a
 // job that fails removes), or out/results.jsonl, or a temporary of
@@ -988,7 +988,7 @@ func CheckBatch(ctx context.Context, manifest, root, out string) (warnings []str
 				warnings = append(warnings, fmt.Sprintf("%v (the job fails; the other jobs run)", job.LineError(name, ln, err)))
 			} else if out != "" {
 				for _, f := range []struct{ field, path string }{
-					{"input", spec.Input}, {"graph", spec.Graph}, {"constraints", spec.Constraints}, {"labels", spec.Labels},
+					{"input", spec.Input}, {"graph", spec.Graph}, {"constraints", spec.Constraints}, {"labels", spec.Labels}, {"truth", spec.Truth},
 				} {
 					if f.path == "" {
 						continue

@@ -489,6 +489,8 @@ func TestCheckBatchOverwrite(t *testing.T) {
 			[]string{"own.jsonl:1: job sbm", "its labels sbm.labels (" + filepath.Join(dir, "sbm.labels") + ")", "the labels file " + filepath.Join(dir, "sbm.labels") + " that the run writes for this job"}},
 		{"another job's labels file", write("other.jsonl", `{"id":"a","graph":"g.txt","constraints":"b.labels","k":2}`+"\n"+`{"id":"b","graph":"g.txt","k":2}`+"\n"), "", dir,
 			[]string{"other.jsonl:1: job a", "its constraints b.labels", "the labels file " + filepath.Join(dir, "b.labels") + " that the run writes for job b (" + filepath.Join(dir, "other.jsonl") + ":2)"}},
+		{"truth is another job's labels file", write("truth.jsonl", `{"id":"a","graph":"g.txt","truth":"b.labels","k":2}`+"\n"+`{"id":"b","graph":"g.txt","k":2}`+"\n"), "", dir,
+			[]string{"truth.jsonl:1: job a", "its truth b.labels", "the labels file " + filepath.Join(dir, "b.labels") + " that the run writes for job b"}},
 		{"a failing job's labels file", write("fail.jsonl", `{"id":"a","graph":"g.txt","labels":"b.labels","k":2}`+"\n"+`{"id":"b","k":2}`+"\n"), "", dir,
 			[]string{"fail.jsonl:1: job a", "its labels b.labels", "for job b", "or removes if the job fails"}},
 		{"results file", write("results.jsonl.m", `{"id":"a","graph":"out/results.jsonl","k":2}`+"\n"), "", filepath.Join(dir, "out"),

@@ -1,6 +1,7 @@
 package job
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -112,7 +113,7 @@ func Run(ctx context.Context, s Spec, root string) *Result {
 
 // RunFiles is Run, reading the files whose paths (after Join(root, path))
 // have a scheme through files: the input table, the graph, the
-// constraints and the partial labels. Local paths are read as Run reads
+// constraints, the partial labels and the reference labels (truth). Local paths are read as Run reads
 // them. A nil files refuses paths with a scheme. A folder of images
 // (Input) and a catalog dataset (Dataset, DataRoot) are read from local
 // folders only. Errors about a path with a scheme (refused, missing,
@@ -155,6 +156,11 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 	if s.Dataset != "" && d.Graph != nil {
 		// A catalog dataset that is a graph: knn builds no graph.
 		if err := s.checkApplies(inputkind.GenGraph, "dataset "+s.Dataset+" (a graph)"); err != nil {
+			return err
+		}
+	}
+	if s.Truth != "" {
+		if err := readTruth(ctx, s, root, files, d); err != nil {
 			return err
 		}
 	}
@@ -354,18 +360,18 @@ const normalizeRemedy = `(the job's "normalize_weights": true; library: graph.Gr
 // the Spec's JSON fields ("label": "none", "knn": 5, "scale": "minmax",
 // "missing": "impute", "missing_markers": ["NA"], "self_loops", "k",
 // "method", "knobs": ["Variant=both"] for tether cluster's -set,
-// "normalize_weights": true, and the side files "constraints" and
-// "labels"). A Spec has no field for tether cluster's
+// "normalize_weights": true, and the side files "constraints",
+// "labels" and "truth"). A Spec has no field for tether cluster's
 // -id, -drop, -categorical, -sigma, -max-full, -delim,
 // -header, -graph-format, -symmetrize, -named-nodes, -graph-base,
-// -max-nodes, -gml-label, -truth, -regularize, -disconnected, -conflicts
+// -max-nodes, -gml-label, -regularize, -disconnected, -conflicts
 // and -repair: the messages then name the library's option, or what to
 // change in the file. No output of a job names the nodes (its labels
 // file lists them by line: Outputs is ""). Run's warnings on the
 // weights' scale end with normalizeRemedy instead, which names the field
 // first.
 func Spelling() dataset.Spelling {
-	return dataset.Spelling{Front: "job", Style: dataset.StyleJSON, Label: "label", KNN: "knn", Constraints: "constraints", PartialLabels: "labels",
+	return dataset.Spelling{Front: "job", Style: dataset.StyleJSON, Label: "label", KNN: "knn", Constraints: "constraints", PartialLabels: "labels", Truth: "truth",
 		Missing: "missing", MissingMarkers: "missing_markers", Scale: "scale", SelfLoops: "self_loops", K: "k", Method: "method", Knobs: "knobs", NormalizeWeights: "normalize_weights"}
 }
 
@@ -461,6 +467,29 @@ func genKNote(s *Spec, g synth.Generator, p synth.Params) string {
 	return input.GenKNote(s.K, g, p, set, `a job's k does not set the generator's classes, gen_params "k" does (tether cluster's -gen-k follows -k)`)
 }
 
+// readTruth replaces the reference labels of d with those of the job's
+// truth file (Spec.Truth, joined to root), read as tether cluster -truth
+// reads it (input.Data.ReadTruthSpelled; through files for a path with a
+// scheme, input.Data.ReadTruthFrom). Errors name the job and the field.
+// Cost: one read of the file, O(size + n).
+func readTruth(ctx context.Context, s *Spec, root string, files Files, d *input.Data) error {
+	path := Join(root, s.Truth)
+	var err error
+	if Scheme(path) == "" {
+		err = d.ReadTruthSpelled(ctx, path, s.spelling())
+	} else {
+		var b []byte
+		if b, err = readFile(ctx, files, s.ID, "truth", path); err != nil {
+			return err
+		}
+		err = d.ReadTruthFrom(ctx, bytes.NewReader(b), path, s.spelling())
+	}
+	if err != nil {
+		return fmt.Errorf("job %s: truth: %w", s.ID, err)
+	}
+	return nil
+}
+
 // readLocal returns the content of the local file name, opened with
 // inputfile.Open as input's readers open theirs. Cost: one read, held in
 // memory.
@@ -494,7 +523,7 @@ func sample(ctx context.Context, s *Spec, truth []int, p *cluster.Problem) error
 		return nil
 	}
 	if truth == nil {
-		return fmt.Errorf("%w: job %s: sample needs reference labels and the data have none", ErrSpec, s.ID)
+		return fmt.Errorf(`%w: job %s: sample needs reference labels and the data have none: give them with "truth" (a labels file)`, ErrSpec, s.ID)
 	}
 	var err error
 	src := rand.NewPCG(sm.Seed, 0x6a6f62) // "job"

@@ -103,8 +103,18 @@ type Spec struct {
 	// -partial-labels read them).
 	Constraints string `json:"constraints,omitempty"`
 	Labels      string `json:"labels,omitempty"`
+	// Truth is a labels file of the data's reference labels, read as
+	// tether cluster -truth reads it (input.Data.ReadTruth: one label a
+	// line, or node,label lines by index or by node name): Result's ari
+	// and nmi compare the partition with it, and Sample draws from it. It
+	// replaces the reference labels the data have of their own (a
+	// table's class column, a generator's classes), with a note saying
+	// so. It applies to every kind of input, as -truth does
+	// (internal/inputkind), and gives the reference labels a graph file
+	// has none of.
+	Truth string `json:"truth,omitempty"`
 	// Sample draws side information from the reference labels instead of
-	// files (for grids over protocols).
+	// files (for grids over protocols): those of the data or of Truth.
 	Sample *Sample `json:"sample,omitempty"`
 
 	// Method is a registered method name (default: cluster.DefaultMethod,
@@ -226,6 +236,7 @@ var inputFields = []struct {
 	{"missing", "missing", "is an option of the feature table of input", func(s *Spec) bool { return s.Missing != dataset.MissingReject }},
 	{"missing_markers", "missing-markers", "is an option of the feature table of input", func(s *Spec) bool { return len(s.MissingMarkers) > 0 }},
 	{"knn", "knn", "builds the graph from features", func(s *Spec) bool { return s.KNN != 0 }},
+	{"truth", "truth", "gives the reference labels of the data", func(s *Spec) bool { return s.Truth != "" }},
 }
 
 // inputKinds returns the kinds of input s may name, before its data are
