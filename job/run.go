@@ -77,6 +77,13 @@ type Result struct {
 	Manifest string `json:"manifest,omitempty"`
 	Line     int    `json:"line,omitempty"`
 	Labels   []int  `json:"-"`
+	// Names name the nodes when rows of the table were dropped for
+	// their missing values (input.Data.Rows: "missing": "drop", or a
+	// catalog dataset read with its own drop policy), nil otherwise: the
+	// ID column's values, or the rows' 0-based numbers in the file.
+	// WriteLabels then writes name,cluster lines. Kept out of the JSON
+	// line, as Labels.
+	Names []string `json:"-"`
 }
 
 // Run executes the job s, resolving relative paths against root. It never
@@ -283,6 +290,11 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 		res.NNZ = d.Graph.NNZ()
 	}
 	res.Labels, res.Objective = out.Labels, out.Objective
+	if d.Rows != nil {
+		// Node i is not the file's row i: the labels file names them
+		// (WriteLabels), as tether cluster -o does.
+		res.Names = d.Names
+	}
 	res.Warnings = append(append([]string(nil), d.Warnings...), out.Warnings...)
 	res.Notes = append(append([]string(nil), d.Notes...), out.Notes...)
 	res.Seconds = out.Runtime.Seconds()
@@ -366,8 +378,9 @@ const normalizeRemedy = `(the job's "normalize_weights": true; library: graph.Gr
 // -header, -graph-format, -symmetrize, -named-nodes, -graph-base,
 // -max-nodes, -gml-label, -regularize, -disconnected, -conflicts
 // and -repair: the messages then name the library's option, or what to
-// change in the file. No output of a job names the nodes (its labels
-// file lists them by line: Outputs is ""). Run's warnings on the
+// change in the file. A job's labels file lists the nodes by line
+// (Outputs is ""), but for data whose rows were dropped, where it names
+// them (Spec.spelling sets Outputs then). Run's warnings on the
 // weights' scale end with normalizeRemedy instead, which names the field
 // first.
 func Spelling() dataset.Spelling {
@@ -379,14 +392,26 @@ func Spelling() dataset.Spelling {
 // side files, without missing and missing_markers for a catalog dataset:
 // it is read with its own missing-value policy (hepatitis drops its
 // rows), which no field of the job sets (a job refuses both with a
-// dataset).
+// dataset). For data whose rows may be dropped (a table with "missing":
+// "drop", a catalog dataset) it names the job's labels file as the output
+// that names the nodes (Outputs).
 func (s *Spec) spelling() dataset.Spelling {
 	sp := Spelling()
 	if s.Dataset != "" {
 		sp.Missing, sp.MissingMarkers = "", ""
 	}
+	if s.Dataset != "" || s.Missing == dataset.MissingDrop {
+		// Rows may be dropped: the labels file then names the nodes
+		// (Result.Names), by the ID column or the row numbers.
+		sp.Outputs = labelsOutput
+	}
 	return sp
 }
+
+// labelsOutput names a job's labels file in the messages of the readers
+// on the names of the nodes (dataset.Spelling.Outputs), for the data
+// whose rows may be dropped, where it names them (Result.WriteLabels).
+const labelsOutput = "the job's labels file (ID.labels, name,cluster lines)"
 
 // load reads or generates the data of s with package input, the loader of
 // tether cluster and tether serve: the same file gives the same data,
@@ -395,7 +420,7 @@ func (s *Spec) spelling() dataset.Spelling {
 func load(ctx context.Context, s *Spec, root string, files Files) (*input.Data, error) {
 	switch {
 	case s.Input != "":
-		path, opt := Join(root, s.Input), dataset.Options{LabelColumn: s.Label, Scale: s.Scale, Missing: s.Missing, Spelling: Spelling()}
+		path, opt := Join(root, s.Input), dataset.Options{LabelColumn: s.Label, Scale: s.Scale, Missing: s.Missing, Spelling: s.spelling()}
 		markers, err := dataset.FrontMissingMarkers(s.MissingMarkers)
 		if err != nil {
 			return nil, fmt.Errorf("%w: job %s: missing_markers: %v", ErrSpec, s.ID, err)

@@ -48,8 +48,10 @@ type Spec struct {
 	// of Input, as tether cluster's -missing (dataset.Options.Missing):
 	// "reject" (or absent) refuses them, "impute" fills them (a column's
 	// mean or most frequent category, with a note), "drop" drops their
-	// rows (with a warning; the labels written list the rows kept, in
-	// order, and a note says which). A missing value is ? or an empty
+	// rows (with a warning; when rows were dropped the labels file has
+	// name,cluster lines, as tether cluster -o writes, each row kept named
+	// by the table's ID column or its 0-based row number in the file:
+	// Result.WriteLabels). A missing value is ? or an empty
 	// field, or one of MissingMarkers: field values that mean missing
 	// besides those two, as tether cluster's -missing-markers lists them
 	// (dataset.FrontMissingMarkers: ["NA", "NULL"] for the NA of R's
