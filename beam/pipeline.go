@@ -13,6 +13,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -891,7 +892,10 @@ func labelsTemps(ctx context.Context, fs filesystem.Interface, out string) ([]st
 // A local manifest must be a regular file (ErrNotRegular): the manifest is
 // read twice, by this check and then by the pipeline, and a pipe, a FIFO
 // (/dev/stdin, a shell's <(cmd), a named pipe) or a device gives its lines
-// to the first reader only; the pipeline read none and wrote nothing (an
+// to the first reader only; /dev/stdin, /dev/fd/N and /proc/self/fd/N are
+// refused even when they lead to a regular file (tether-beam -manifest
+// /dev/stdin < m.jsonl), whose jobs' relative paths would start from /dev/
+// (descriptor); the pipeline read none and wrote nothing (an
 // old results.jsonl then passed for the run's), or hung opening a FIFO
 // whose one writer was gone. A folder is refused too (Beam's text reader
 // cannot read it). Such a file is refused from its stat, before it is
@@ -1118,8 +1122,10 @@ var ErrNotRegular = errors.New("not a regular file")
 
 // checkRegular returns an error wrapping ErrNotRegular, naming the file and
 // what it is, when name is a local path (no scheme) whose file, symbolic
-// links followed, is not a regular file; nil for a regular file and for a
-// path with a scheme (an object store holds only files). A file that
+// links followed, is not a regular file, or is one reached through a path
+// of a file descriptor (descriptor: /dev/stdin, /dev/fd/N,
+// /proc/self/fd/N); nil for another regular file and for a path with a
+// scheme (an object store holds only files). A file that
 // cannot be stat'ed gives the stat's error, with its name. Cost: one stat.
 func checkRegular(name string) error {
 	if job.Scheme(name) != "" {
@@ -1130,6 +1136,14 @@ func checkRegular(name string) error {
 		return fmt.Errorf("manifest %s: %w", name, err)
 	}
 	if st.Mode().IsRegular() {
+		if descriptor(name) {
+			// A regular file on standard input (tether-beam -manifest
+			// /dev/stdin < m.jsonl) passes the stat, but its
+			// jobs' relative paths would resolve against /dev/ (or
+			// /proc/self/fd/), and a worker of another process reads its
+			// own standard input: refused, whatever the file is.
+			return fmt.Errorf("manifest %s: %w (standard input or an open file descriptor): its jobs' relative paths would start from %s, and the pipeline's workers may not share the descriptor; give the manifest's own path (save a piped manifest to a file first)", name, ErrNotRegular, job.Dir(name))
+		}
 		return nil
 	}
 	what := "a special file"
@@ -1144,6 +1158,40 @@ func checkRegular(name string) error {
 		what = "a socket"
 	}
 	return fmt.Errorf("manifest %s: %w (%s): the manifest is read twice, by the check before the run and by the pipeline, and only a regular file gives its lines to both; give a regular file (save a piped manifest to a file first)", name, ErrNotRegular, what)
+}
+
+// fdPath matches the paths that name an open file descriptor of a
+// process rather than a file: /dev/stdin, /dev/fd/N, /proc/self/fd/N,
+// /proc/PID/fd/N (and /dev/stdout, /dev/stderr).
+var fdPath = regexp.MustCompile(`^/dev/(stdin|stdout|stderr)$|^/dev/fd/|^/proc/(self|thread-self|[0-9]+)/fd/`)
+
+// descriptor reports whether the local path name names an open file
+// descriptor (fdPath), as given or through the symbolic links of its last
+// element (a link to /dev/stdin). Cost: one Lstat and one Readlink per
+// link followed, at most 40.
+func descriptor(name string) bool {
+	p, err := filepath.Abs(name)
+	if err != nil {
+		return false
+	}
+	for range 40 {
+		if fdPath.MatchString(p) {
+			return true
+		}
+		st, err := os.Lstat(p)
+		if err != nil || st.Mode()&iofs.ModeSymlink == 0 {
+			return false
+		}
+		t, err := os.Readlink(p)
+		if err != nil {
+			return false
+		}
+		if !filepath.IsAbs(t) {
+			t = filepath.Join(filepath.Dir(p), t)
+		}
+		p = filepath.Clean(t)
+	}
+	return false
 }
 
 // openManifest opens the manifest file name, listed by fs, for reading: a

@@ -23,9 +23,12 @@
 // file the run would write over in -out: a labels file ID.labels of one
 // of the jobs (replaced, or removed when the job fails), results.jsonl,
 // or a temporary of theirs; and a local manifest
-// that is not a regular file (a pipe, /dev/stdin, a shell's <(cmd), a
-// FIFO): the manifest is read twice, by the check and by the pipeline, and
-// a pipe gives its lines once. Save a piped manifest to a file first. A
+// that is not a regular file (a pipe, a shell's <(cmd), a FIFO): the
+// manifest is read twice, by the check and by the pipeline, and a pipe
+// gives its lines once. Save a piped manifest to a file first. A path of
+// a file descriptor (/dev/stdin, /dev/fd/N, /proc/self/fd/N) is refused
+// too, even when it leads to a regular file (-manifest /dev/stdin <
+// jobs.jsonl): its jobs' relative paths would start from /dev/. A
 // run whose pipeline reads no job line (a manifest emptied during the
 // run) fails and changes nothing in -out. Ctrl-C (or SIGTERM) stops
 // it with "interrupted" and exit code 130, as tether's commands: the first
