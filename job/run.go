@@ -27,7 +27,9 @@ import (
 
 // Result is the outcome of one job: one JSON line of a batch's results.
 // Labels are kept out of the JSON line (a batch writes them to a labels
-// file of their own).
+// file of their own). Its JSON names are its own, documented for users
+// in docs/jobs.md, and stay as they are (users parse them): they are not
+// those of tether cluster -json (edges, figures.ARI).
 type Result struct {
 	ID     string `json:"id"`
 	Method string `json:"method"`
