@@ -304,16 +304,19 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 	for _, c := range out.Labels {
 		res.Sizes[c]++
 	}
-	if d.Truth != nil {
-		ari, err := metrics.ARI(d.Truth, out.Labels)
+	if truth, pred, unknown := knownTruth(d.Truth, out.Labels); len(truth) > 0 {
+		ari, err := metrics.ARI(truth, pred)
 		if err != nil {
 			return err
 		}
-		nmi, err := metrics.NMI(d.Truth, out.Labels, metrics.Arithmetic)
+		nmi, err := metrics.NMI(truth, pred, metrics.Arithmetic)
 		if err != nil {
 			return err
 		}
 		res.ARI, res.NMI = &ari, &nmi
+		if unknown > 0 {
+			res.Notes = append(res.Notes, fmt.Sprintf("ari and nmi leave out %s without a reference label, as tether cluster's figures do", wording.Count(unknown, "node", "nodes")))
+		}
 	}
 	if p.Constraints != nil {
 		ml, cl := constraint.Violations(p.Constraints, out.Labels)
@@ -324,6 +327,30 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 		res.Classes = added.ClusterClasses(p.Labels, out.K)
 	}
 	return nil
+}
+
+// knownTruth returns the reference labels truth and the labels pred of
+// the nodes whose reference label is known (not dataset.Unlabeled: a ?
+// or -1 of a truth file, a missing class value), and how many were left
+// out, as tether cluster's figures leave them out
+// (metrics.Options.Unlabeled); truth and pred themselves when every
+// label is known. Cost O(n).
+func knownTruth(truth, pred []int) (t, p []int, unknown int) {
+	for _, c := range truth {
+		if c == dataset.Unlabeled {
+			unknown++
+		}
+	}
+	if unknown == 0 {
+		return truth, pred, 0
+	}
+	t, p = make([]int, 0, len(truth)-unknown), make([]int, 0, len(truth)-unknown)
+	for i, c := range truth {
+		if c != dataset.Unlabeled {
+			t, p = append(t, c), append(p, pred[i])
+		}
+	}
+	return t, p, unknown
 }
 
 // buildsNoGraph reports whether Run builds no graph for the data d

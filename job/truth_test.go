@@ -90,3 +90,31 @@ func TestRunTruth(t *testing.T) {
 		t.Errorf("table with truth: ari %v (want %v), notes %q", tab.ARI, ari, tab.Notes)
 	}
 }
+
+// TestRunTruthUnknown: nodes whose reference label is unknown (? in the
+// truth file) are left out of ari and nmi, as tether cluster's figures
+// leave them out (its summary said ARI 1 where the job said 0.58, counting
+// the unknown nodes as a class), with a note; the expected scores are
+// computed here on the known nodes alone.
+func TestRunTruthUnknown(t *testing.T) {
+	edges, _ := twoCliques()
+	dir := writeFiles(t, map[string]string{"g.edges": edges, "t.labels": "0\n0\n?\n0\n0\n1\n1\n?\n1\n1\n"})
+	res := Run(context.Background(), Spec{ID: "u", Graph: "g.edges", Truth: "t.labels", K: 2, Method: "njw", Seed: 1}, dir)
+	if res.Error != "" {
+		t.Fatal(res.Error)
+	}
+	var truth, pred []int
+	for i, c := range []int{0, 0, -1, 0, 0, 1, 1, -1, 1, 1} {
+		if c >= 0 {
+			truth, pred = append(truth, c), append(pred, res.Labels[i])
+		}
+	}
+	ari, _ := metrics.ARI(truth, pred)
+	nmi, _ := metrics.NMI(truth, pred, metrics.Arithmetic)
+	if res.ARI == nil || math.Abs(*res.ARI-ari) > 1e-12 || math.Abs(*res.NMI-nmi) > 1e-12 {
+		t.Errorf("ari %v nmi %v, want %v %v (the known nodes alone)", res.ARI, res.NMI, ari, nmi)
+	}
+	if !strings.Contains(strings.Join(res.Notes, "\n"), "ari and nmi leave out 2 nodes without a reference label") {
+		t.Errorf("notes %q", res.Notes)
+	}
+}
