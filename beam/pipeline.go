@@ -13,6 +13,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -891,7 +892,10 @@ func labelsTemps(ctx context.Context, fs filesystem.Interface, out string) ([]st
 // A local manifest must be a regular file (ErrNotRegular): the manifest is
 // read twice, by this check and then by the pipeline, and a pipe, a FIFO
 // (/dev/stdin, a shell's <(cmd), a named pipe) or a device gives its lines
-// to the first reader only; the pipeline read none and wrote nothing (an
+// to the first reader only; /dev/stdin, /dev/fd/N and /proc/self/fd/N are
+// refused even when they lead to a regular file (tether-beam -manifest
+// /dev/stdin < m.jsonl), whose jobs' relative paths would start from /dev/
+// (descriptor); the pipeline read none and wrote nothing (an
 // old results.jsonl then passed for the run's), or hung opening a FIFO
 // whose one writer was gone. A folder is refused too (Beam's text reader
 // cannot read it). Such a file is refused from its stat, before it is
@@ -910,8 +914,8 @@ var ErrOverwrite = errors.New("the run would write over an input file")
 
 // CheckBatch is CheckManifest for a run of Batch(s, manifest, root, out):
 // with an output folder out, it also refuses (ErrOverwrite) a run that
-// would write over a file a job reads — a job's input, graph, constraints
-// or labels file (resolved as the job resolves it: against root, or
+// would write over a file a job reads — a job's input, graph, constraints,
+// labels or truth file (resolved as the job resolves it: against root, or
 // without one against the folder of its manifest file) that is the labels
 // file the run writes for a job, out/ID.labels (job.LabelsPath; which a
 // job that fails removes), or out/results.jsonl, or a temporary of
@@ -975,17 +979,20 @@ func CheckBatch(ctx context.Context, manifest, root, out string) (warnings []str
 					return nil, fmt.Errorf("manifest %s: %w", name, err)
 				}
 			}
-			b := bytes.TrimPrefix(bytes.TrimSpace(sc.Bytes()), []byte("\ufeff"))
+			// Leading blanks are parsed with the line, so that the
+			// column of an error counts from its first character.
+			raw := bytes.TrimPrefix(bytes.TrimRight(sc.Bytes(), " \t\r\n"), []byte("\ufeff"))
+			b := bytes.TrimSpace(raw)
 			if len(b) == 0 || b[0] == '#' {
 				continue
 			}
 			jobs++
-			spec, err := job.ParseSpec(b)
+			spec, err := job.ParseSpec(raw)
 			if err != nil {
-				warnings = append(warnings, fmt.Sprintf("%s:%d: %v (the job fails; the other jobs run)", name, ln, err))
+				warnings = append(warnings, fmt.Sprintf("%v (the job fails; the other jobs run)", job.LineError(name, ln, err)))
 			} else if out != "" {
 				for _, f := range []struct{ field, path string }{
-					{"input", spec.Input}, {"graph", spec.Graph}, {"constraints", spec.Constraints}, {"labels", spec.Labels},
+					{"input", spec.Input}, {"graph", spec.Graph}, {"constraints", spec.Constraints}, {"labels", spec.Labels}, {"truth", spec.Truth},
 				} {
 					if f.path == "" {
 						continue
@@ -1115,8 +1122,10 @@ var ErrNotRegular = errors.New("not a regular file")
 
 // checkRegular returns an error wrapping ErrNotRegular, naming the file and
 // what it is, when name is a local path (no scheme) whose file, symbolic
-// links followed, is not a regular file; nil for a regular file and for a
-// path with a scheme (an object store holds only files). A file that
+// links followed, is not a regular file, or is one reached through a path
+// of a file descriptor (descriptor: /dev/stdin, /dev/fd/N,
+// /proc/self/fd/N); nil for another regular file and for a path with a
+// scheme (an object store holds only files). A file that
 // cannot be stat'ed gives the stat's error, with its name. Cost: one stat.
 func checkRegular(name string) error {
 	if job.Scheme(name) != "" {
@@ -1127,6 +1136,14 @@ func checkRegular(name string) error {
 		return fmt.Errorf("manifest %s: %w", name, err)
 	}
 	if st.Mode().IsRegular() {
+		if descriptor(name) {
+			// A regular file on standard input (tether-beam -manifest
+			// /dev/stdin < m.jsonl) passes the stat, but its
+			// jobs' relative paths would resolve against /dev/ (or
+			// /proc/self/fd/), and a worker of another process reads its
+			// own standard input: refused, whatever the file is.
+			return fmt.Errorf("manifest %s: %w (standard input or an open file descriptor): its jobs' relative paths would start from %s, and the pipeline's workers may not share the descriptor; give the manifest's own path (save a piped manifest to a file first)", name, ErrNotRegular, job.Dir(name))
+		}
 		return nil
 	}
 	what := "a special file"
@@ -1141,6 +1158,40 @@ func checkRegular(name string) error {
 		what = "a socket"
 	}
 	return fmt.Errorf("manifest %s: %w (%s): the manifest is read twice, by the check before the run and by the pipeline, and only a regular file gives its lines to both; give a regular file (save a piped manifest to a file first)", name, ErrNotRegular, what)
+}
+
+// fdPath matches the paths that name an open file descriptor of a
+// process rather than a file: /dev/stdin, /dev/fd/N, /proc/self/fd/N,
+// /proc/PID/fd/N (and /dev/stdout, /dev/stderr).
+var fdPath = regexp.MustCompile(`^/dev/(stdin|stdout|stderr)$|^/dev/fd/|^/proc/(self|thread-self|[0-9]+)/fd/`)
+
+// descriptor reports whether the local path name names an open file
+// descriptor (fdPath), as given or through the symbolic links of its last
+// element (a link to /dev/stdin). Cost: one Lstat and one Readlink per
+// link followed, at most 40.
+func descriptor(name string) bool {
+	p, err := filepath.Abs(name)
+	if err != nil {
+		return false
+	}
+	for range 40 {
+		if fdPath.MatchString(p) {
+			return true
+		}
+		st, err := os.Lstat(p)
+		if err != nil || st.Mode()&iofs.ModeSymlink == 0 {
+			return false
+		}
+		t, err := os.Readlink(p)
+		if err != nil {
+			return false
+		}
+		if !filepath.IsAbs(t) {
+			t = filepath.Join(filepath.Dir(p), t)
+		}
+		p = filepath.Clean(t)
+	}
+	return false
 }
 
 // openManifest opens the manifest file name, listed by fs, for reading: a
@@ -1182,22 +1233,34 @@ func (f *runJobFn) Teardown() error {
 // folder of file), stages its labels when f.Out is set (stageLabels) and
 // emits its result line. Blank
 // and '#' lines emit nothing; a malformed line emits a result whose error
-// names it. Only an unwritable labels file or result fails the bundle
+// names it, its file and line (file:line:column), and whose Manifest and
+// Line fields give the file and line (lineNumber). Only an unwritable labels file or result fails the bundle
 // (the runner then retries it; job.Run is deterministic, and the staged
 // file is written again under the same name).
 func (f *runJobFn) ProcessElement(ctx context.Context, file, line string, emit func(string)) error {
-	b := bytes.TrimSpace([]byte(line))
-	b = bytes.TrimPrefix(b, []byte("\ufeff"))
-	if len(b) == 0 || b[0] == '#' {
+	// Leading blanks are parsed with the line, so that the column of an
+	// error counts from its first character, as CheckBatch's.
+	raw := bytes.TrimPrefix(bytes.TrimRight([]byte(line), " \t\r\n"), []byte("\ufeff"))
+	if b := bytes.TrimSpace(raw); len(b) == 0 || b[0] == '#' {
 		return nil
 	}
 	if f.files == nil {
 		f.files = &Files{}
 	}
 	var res *job.Result
-	spec, err := job.ParseSpec(b)
+	spec, err := job.ParseSpec(raw)
 	if err != nil {
-		res = &job.Result{ID: idOf(b), Error: fmt.Sprintf("manifest line %.80q: %v", line, err)}
+		// Beam's text reader gives no line numbers: the line is looked
+		// for in its file, once for a malformed line (rare).
+		ln := lineNumber(ctx, f.files, file, line)
+		res = &job.Result{ID: idOf(raw), Manifest: file, Line: ln}
+		if ln > 0 {
+			// As CheckBatch's warning: file:line:column.
+			err = job.LineError(file, ln, err)
+		} else {
+			err = fmt.Errorf("%s: %w", file, err)
+		}
+		res.Error = fmt.Sprintf("manifest line %.80q: %v", line, err)
 	} else {
 		res = job.RunFiles(ctx, *spec, lineRoot(f.Root, file), f.files)
 	}
@@ -1214,6 +1277,32 @@ func (f *runJobFn) ProcessElement(ctx context.Context, file, line string, emit f
 	}
 	emit(js)
 	return nil
+}
+
+// lineNumber returns the 1-based number of the first line of the manifest
+// file file (read through files) that is line, as Beam's text reader gives
+// it (without its end of line; a '\r' before it is ignored), or 0 when the
+// file cannot be read or holds no such line (it changed during the run).
+// Identical lines are the same job and give the same result: the first
+// one's number names them. Cost: one read of the file.
+func lineNumber(ctx context.Context, files *Files, file, line string) int {
+	b, err := files.ReadFile(ctx, file)
+	if err != nil {
+		return 0
+	}
+	want := []byte(strings.TrimRight(line, "\r"))
+	for ln := 1; len(b) > 0; ln++ {
+		l := b
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			l, b = b[:i], b[i+1:]
+		} else {
+			b = nil
+		}
+		if bytes.Equal(bytes.TrimRight(l, "\r"), want) {
+			return ln
+		}
+	}
+	return 0
 }
 
 // lineRoot returns the folder that the relative paths of a line of the

@@ -134,6 +134,10 @@ func TestBatchEqualsSequential(t *testing.T) {
 	if e, _ := got[""]["error"].(string); !strings.Contains(e, "manifest line") {
 		t.Errorf("malformed line: error %q", e)
 	}
+	// The malformed line is the last: a comment, a blank line, the specs.
+	if m, ln := got[""]["manifest"], got[""]["line"]; m != path || ln != float64(len(specs)+3) {
+		t.Errorf("malformed line: manifest %v, line %v; want %s, %d", m, ln, path, len(specs)+3)
+	}
 
 	want := job.RunAll(context.Background(), specs, dir)
 	ok := 0
@@ -197,7 +201,7 @@ func TestCheckManifest(t *testing.T) {
 		name, manifest, want string // want "" means no error
 		warn                 string // a warning that must be given ("" none)
 	}{
-		{"jobs and a malformed line", good, "", "good.jsonl:3: job: bad spec: unexpected EOF (the job fails; the other jobs run)"},
+		{"jobs and a malformed line", good, "", "good.jsonl:3:30: job: bad spec: the line ends inside a JSON value: a '}', ']' or '\"' is missing (the job fails; the other jobs run)"},
 		{"missing file", filepath.Join(dir, "nope.jsonl"), "nope.jsonl: no such file", ""},
 		{"glob matching nothing", filepath.Join(dir, "*.json"), "*.json: no such file", ""},
 		{"empty", write("empty.jsonl", ""), "empty.jsonl: no jobs", ""},
@@ -485,6 +489,8 @@ func TestCheckBatchOverwrite(t *testing.T) {
 			[]string{"own.jsonl:1: job sbm", "its labels sbm.labels (" + filepath.Join(dir, "sbm.labels") + ")", "the labels file " + filepath.Join(dir, "sbm.labels") + " that the run writes for this job"}},
 		{"another job's labels file", write("other.jsonl", `{"id":"a","graph":"g.txt","constraints":"b.labels","k":2}`+"\n"+`{"id":"b","graph":"g.txt","k":2}`+"\n"), "", dir,
 			[]string{"other.jsonl:1: job a", "its constraints b.labels", "the labels file " + filepath.Join(dir, "b.labels") + " that the run writes for job b (" + filepath.Join(dir, "other.jsonl") + ":2)"}},
+		{"truth is another job's labels file", write("truth.jsonl", `{"id":"a","graph":"g.txt","truth":"b.labels","k":2}`+"\n"+`{"id":"b","graph":"g.txt","k":2}`+"\n"), "", dir,
+			[]string{"truth.jsonl:1: job a", "its truth b.labels", "the labels file " + filepath.Join(dir, "b.labels") + " that the run writes for job b"}},
 		{"a failing job's labels file", write("fail.jsonl", `{"id":"a","graph":"g.txt","labels":"b.labels","k":2}`+"\n"+`{"id":"b","k":2}`+"\n"), "", dir,
 			[]string{"fail.jsonl:1: job a", "its labels b.labels", "for job b", "or removes if the job fails"}},
 		{"results file", write("results.jsonl.m", `{"id":"a","graph":"out/results.jsonl","k":2}`+"\n"), "", filepath.Join(dir, "out"),

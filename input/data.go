@@ -634,8 +634,26 @@ func (d *Data) ReadTruth(ctx context.Context, path string) error {
 // Spelling): "give the file as -constraints" on tether's command line
 // for a pairwise constraints file.
 func (d *Data) ReadTruthSpelled(ctx context.Context, path string, sp dataset.Spelling) error {
+	return d.readTruth(path, sp, func(opt dataset.NodeLabelOptions) (*dataset.NodeLabels, error) {
+		return dataset.ReadNodeLabelsFileContext(ctx, path, opt)
+	})
+}
+
+// ReadTruthFrom is ReadTruthSpelled reading the labels file from r
+// (dataset.ReadNodeLabelsContext), name naming it in the notes and
+// errors: for a file read by other means than a local path (a job's
+// file on an object store). Cost: ReadTruth's.
+func (d *Data) ReadTruthFrom(ctx context.Context, r io.Reader, name string, sp dataset.Spelling) error {
+	return d.readTruth(name, sp, func(opt dataset.NodeLabelOptions) (*dataset.NodeLabels, error) {
+		return dataset.ReadNodeLabelsContext(ctx, r, name, opt)
+	})
+}
+
+// readTruth is ReadTruthSpelled and ReadTruthFrom, the file named path
+// being read by read with the options d gives.
+func (d *Data) readTruth(path string, sp dataset.Spelling, read func(dataset.NodeLabelOptions) (*dataset.NodeLabels, error)) error {
 	n, names, byRow := d.sideNodes()
-	t, err := dataset.ReadNodeLabelsFileContext(ctx, path, dataset.NodeLabelOptions{N: n, Names: names, NameLines: d.sideLines(names), NamesFile: d.Name, Spelling: sp})
+	t, err := read(dataset.NodeLabelOptions{N: n, Names: names, NameLines: d.sideLines(names), NamesFile: d.Name, Spelling: sp})
 	if err != nil {
 		return err
 	}

@@ -123,7 +123,7 @@ func checkPaths(s *Spec, root string) error {
 	}
 	for _, f := range []struct{ field, path string }{
 		{"input", s.Input}, {"graph", s.Graph}, {"data_root", s.DataRoot},
-		{"constraints", s.Constraints}, {"labels", s.Labels},
+		{"constraints", s.Constraints}, {"labels", s.Labels}, {"truth", s.Truth},
 	} {
 		p := f.path
 		if p == "" || Scheme(p) != "" || filepath.IsAbs(p) {

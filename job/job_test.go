@@ -34,7 +34,7 @@ func TestParseSpec(t *testing.T) {
 		{"file and sample", `{"id":"a","gen":"moons","k":2,"constraints":"c.txt","sample":{"pairs":5}}`, "both from a file and sampled"},
 		{"bad fraction", `{"id":"a","gen":"moons","k":2,"sample":{"label_fraction":1.5}}`, "label_fraction"},
 		{"two values", `{"id":"a","gen":"moons","k":2} {}`, "more than one JSON value"},
-		{"not JSON", `id=a`, "invalid character"},
+		{"not JSON", `id=a`, "column 1: unexpected 'i': want a value"},
 		// A field that does not apply to the input is refused, as tether
 		// cluster refuses its flag (label was ignored but for a feature
 		// table, knn with a graph, the generator's fields without gen).
@@ -732,5 +732,58 @@ func TestGraphJobWarningsNameNoKNN(t *testing.T) {
 		if w := strings.Join(res.Warnings, "\n"); !strings.Contains(w, c.want) {
 			t.Errorf("%s: warnings\n%s\nwant %q", c.spec.ID, w, c.want)
 		}
+	}
+}
+
+// TestParseSpecErrorWords checks the errors of lines that are not a Spec
+// in JSON: the column (1-based, in characters, counted by hand on the
+// line) and the message in plain words, naming a field by its JSON name,
+// with no Go type or struct name; and ReadManifest's file:line:column.
+func TestParseSpecErrorWords(t *testing.T) {
+	cases := []struct {
+		line   string
+		column int
+		want   string
+	}{
+		{`{"id":"a","gen":"moons","k":2`, 30, `the line ends inside a JSON value`},
+		{`{"id":"a","gen":"moons",}`, 25, `unexpected '}': want a field name in double quotes`},
+		{`{"id":"a",,"gen":"moons"}`, 11, `unexpected ',': want a field name in double quotes`},
+		{`{"id":"a","gen":"moons","k":"2"}`, 29, `field "k": want an integer, got a string`},
+		{`{"id":"a","gen":"moons","k":2.5}`, 29, `field "k": want an integer, got the number 2.5`},
+		{`{"id":"a","gen":"moons","gen_seed":-1}`, 36, `field "gen_seed": want an integer ≥ 0, got the number -1`},
+		{`{"id":"a","gen":"moons","knobs":"M=3"}`, 33, `field "knobs": want a list of strings, got a string`},
+		{`{"id":"a","gen":"moons","sample":{"pairs":"5"}}`, 43, `field "sample.pairs": want an integer, got a string`},
+		{`{"id":"a","gen":"moons","normalize_weights":1}`, 45, `field "normalize_weights": want true or false, got a number`},
+		{`{"id":"a","gen":"moons","gen_params":{"n":300}}`, 43, `field "gen_params": want a string, got a number`},
+		{`{"id":"é","gen":"moons","k":"2"}`, 29, `field "k": want an integer`},
+		{`{"id":"a","gen":"moons","truht":"t"}`, 25, `unknown field "truht"`},
+		{`{"id":"a","gen":"moons"} {}`, 26, `more than one JSON value`},
+		{`{"id" "a"}`, 7, `unexpected '"': want ':' after a field name`},
+		{`{"id":"a" "gen":"moons"}`, 11, `unexpected '"': want ',' or '}' after a field's value`},
+	}
+	for _, tc := range cases {
+		_, err := ParseSpec([]byte(tc.line))
+		var se *SyntaxError
+		if !errors.As(err, &se) || !errors.Is(err, ErrSpec) {
+			t.Errorf("%s: err = %v (%T), want a *SyntaxError wrapping ErrSpec", tc.line, err, err)
+			continue
+		}
+		if se.Column != tc.column || !strings.Contains(se.Msg, tc.want) {
+			t.Errorf("%s: column %d, %q; want column %d, %q", tc.line, se.Column, se.Msg, tc.column, tc.want)
+		}
+		for _, leak := range []string{"Go struct", "Spec.", "int64", "uint64", "json:", "unmarshal", "looking for"} {
+			if strings.Contains(err.Error(), leak) {
+				t.Errorf("%s: %v names %q", tc.line, err, leak)
+			}
+		}
+	}
+	// ReadManifest: file:line:column, the column counting leading blanks.
+	_, err := ReadManifest(strings.NewReader("{\"id\":\"a\",\"gen\":\"moons\"}\n  {\"id\":\"b\",\"gen\":\"moons\",\"k\":\"2\"}\n"), "bad.jsonl")
+	if want := `bad.jsonl:2:31: job: bad spec: field "k": want an integer, got a string`; err == nil || err.Error() != want {
+		t.Errorf("ReadManifest: %v, want %s", err, want)
+	}
+	_, err = ReadManifest(strings.NewReader("{\"id\":\"a\",\"gen\":\"moons\"}\n{\"id\":\"b\",\n"), "bad.jsonl")
+	if want := `bad.jsonl:2:11: job: bad spec: the line ends`; err == nil || !strings.HasPrefix(err.Error(), want) || !errors.Is(err, ErrSpec) {
+		t.Errorf("ReadManifest: %v, want %s…", err, want)
 	}
 }

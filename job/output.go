@@ -11,14 +11,23 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/tether-sc/tether/dataset"
 	"github.com/tether-sc/tether/internal/atomicfile"
 )
 
 // WriteLabels writes r's labels, one cluster number per line (node i on
 // line i+1): the one-label-per-line format that tether cluster -truth,
-// -partial-labels and tether eval -pred read. tether cluster -o writes
-// node,cluster lines instead (keyed by name when the data has names).
+// -partial-labels and tether eval -pred read. When rows of the job's
+// table were dropped for their missing values (Result.Names set), node i
+// is not the file's row i: it writes the "name,cluster" lines tether
+// cluster -o writes then (dataset.WriteNodeLabels with the names
+// dataset.KeyNames keeps, as tether cluster's writer calls it), each row
+// kept named by its ID column or its 0-based row number in the file, so
+// that the labels can be matched back to the rows. Cost O(n).
 func (r *Result) WriteLabels(w io.Writer) error {
+	if r.Names != nil {
+		return dataset.WriteNodeLabels(w, r.Labels, dataset.KeyNames(r.Names), nil, "cluster")
+	}
 	bw := bufio.NewWriter(w)
 	for _, c := range r.Labels {
 		bw.WriteString(strconv.Itoa(c))

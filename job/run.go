@@ -1,6 +1,7 @@
 package job
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -26,7 +27,9 @@ import (
 
 // Result is the outcome of one job: one JSON line of a batch's results.
 // Labels are kept out of the JSON line (a batch writes them to a labels
-// file of their own).
+// file of their own). Its JSON names are its own, documented for users
+// in docs/jobs.md, and stay as they are (users parse them): they are not
+// those of tether cluster -json (edges, figures.ARI).
 type Result struct {
 	ID     string `json:"id"`
 	Method string `json:"method"`
@@ -68,8 +71,21 @@ type Result struct {
 	Warnings []string `json:"warnings,omitempty"`
 	Notes    []string `json:"notes,omitempty"`
 	// Error is set when the job failed; the other figures are then unset.
-	Error  string `json:"error,omitempty"`
-	Labels []int  `json:"-"`
+	Error string `json:"error,omitempty"`
+	// Manifest and Line say where the job's manifest line is, for a line
+	// that is not a valid Spec (ParseSpec failed, so ID may be ""): the
+	// manifest file and the 1-based line number. Unset otherwise, and
+	// Line is 0 when the line could not be found again in the file.
+	Manifest string `json:"manifest,omitempty"`
+	Line     int    `json:"line,omitempty"`
+	Labels   []int  `json:"-"`
+	// Names name the nodes when rows of the table were dropped for
+	// their missing values (input.Data.Rows: "missing": "drop", or a
+	// catalog dataset read with its own drop policy), nil otherwise: the
+	// ID column's values, or the rows' 0-based numbers in the file.
+	// WriteLabels then writes name,cluster lines. Kept out of the JSON
+	// line, as Labels.
+	Names []string `json:"-"`
 }
 
 // Run executes the job s, resolving relative paths against root. It never
@@ -106,7 +122,7 @@ func Run(ctx context.Context, s Spec, root string) *Result {
 
 // RunFiles is Run, reading the files whose paths (after Join(root, path))
 // have a scheme through files: the input table, the graph, the
-// constraints and the partial labels. Local paths are read as Run reads
+// constraints, the partial labels and the reference labels (truth). Local paths are read as Run reads
 // them. A nil files refuses paths with a scheme. A folder of images
 // (Input) and a catalog dataset (Dataset, DataRoot) are read from local
 // folders only. Errors about a path with a scheme (refused, missing,
@@ -149,6 +165,11 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 	if s.Dataset != "" && d.Graph != nil {
 		// A catalog dataset that is a graph: knn builds no graph.
 		if err := s.checkApplies(inputkind.GenGraph, "dataset "+s.Dataset+" (a graph)"); err != nil {
+			return err
+		}
+	}
+	if s.Truth != "" {
+		if err := readTruth(ctx, s, root, files, d); err != nil {
 			return err
 		}
 	}
@@ -271,6 +292,11 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 		res.NNZ = d.Graph.NNZ()
 	}
 	res.Labels, res.Objective = out.Labels, out.Objective
+	if d.Rows != nil {
+		// Node i is not the file's row i: the labels file names them
+		// (WriteLabels), as tether cluster -o does.
+		res.Names = d.Names
+	}
 	res.Warnings = append(append([]string(nil), d.Warnings...), out.Warnings...)
 	res.Notes = append(append([]string(nil), d.Notes...), out.Notes...)
 	res.Seconds = out.Runtime.Seconds()
@@ -278,16 +304,19 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 	for _, c := range out.Labels {
 		res.Sizes[c]++
 	}
-	if d.Truth != nil {
-		ari, err := metrics.ARI(d.Truth, out.Labels)
+	if truth, pred, unknown := knownTruth(d.Truth, out.Labels); len(truth) > 0 {
+		ari, err := metrics.ARI(truth, pred)
 		if err != nil {
 			return err
 		}
-		nmi, err := metrics.NMI(d.Truth, out.Labels, metrics.Arithmetic)
+		nmi, err := metrics.NMI(truth, pred, metrics.Arithmetic)
 		if err != nil {
 			return err
 		}
 		res.ARI, res.NMI = &ari, &nmi
+		if unknown > 0 {
+			res.Notes = append(res.Notes, fmt.Sprintf("ari and nmi leave out %s without a reference label, as tether cluster's figures do", wording.Count(unknown, "node", "nodes")))
+		}
 	}
 	if p.Constraints != nil {
 		ml, cl := constraint.Violations(p.Constraints, out.Labels)
@@ -298,6 +327,30 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 		res.Classes = added.ClusterClasses(p.Labels, out.K)
 	}
 	return nil
+}
+
+// knownTruth returns the reference labels truth and the labels pred of
+// the nodes whose reference label is known (not dataset.Unlabeled: a ?
+// or -1 of a truth file, a missing class value), and how many were left
+// out, as tether cluster's figures leave them out
+// (metrics.Options.Unlabeled); truth and pred themselves when every
+// label is known. Cost O(n).
+func knownTruth(truth, pred []int) (t, p []int, unknown int) {
+	for _, c := range truth {
+		if c == dataset.Unlabeled {
+			unknown++
+		}
+	}
+	if unknown == 0 {
+		return truth, pred, 0
+	}
+	t, p = make([]int, 0, len(truth)-unknown), make([]int, 0, len(truth)-unknown)
+	for i, c := range truth {
+		if c != dataset.Unlabeled {
+			t, p = append(t, c), append(p, pred[i])
+		}
+	}
+	return t, p, unknown
 }
 
 // buildsNoGraph reports whether Run builds no graph for the data d
@@ -348,18 +401,19 @@ const normalizeRemedy = `(the job's "normalize_weights": true; library: graph.Gr
 // the Spec's JSON fields ("label": "none", "knn": 5, "scale": "minmax",
 // "missing": "impute", "missing_markers": ["NA"], "self_loops", "k",
 // "method", "knobs": ["Variant=both"] for tether cluster's -set,
-// "normalize_weights": true, and the side files "constraints" and
-// "labels"). A Spec has no field for tether cluster's
+// "normalize_weights": true, and the side files "constraints",
+// "labels" and "truth"). A Spec has no field for tether cluster's
 // -id, -drop, -categorical, -sigma, -max-full, -delim,
 // -header, -graph-format, -symmetrize, -named-nodes, -graph-base,
-// -max-nodes, -gml-label, -truth, -regularize, -disconnected, -conflicts
+// -max-nodes, -gml-label, -regularize, -disconnected, -conflicts
 // and -repair: the messages then name the library's option, or what to
-// change in the file. No output of a job names the nodes (its labels
-// file lists them by line: Outputs is ""). Run's warnings on the
+// change in the file. A job's labels file lists the nodes by line
+// (Outputs is ""), but for data whose rows were dropped, where it names
+// them (Spec.spelling sets Outputs then). Run's warnings on the
 // weights' scale end with normalizeRemedy instead, which names the field
 // first.
 func Spelling() dataset.Spelling {
-	return dataset.Spelling{Front: "job", Style: dataset.StyleJSON, Label: "label", KNN: "knn", Constraints: "constraints", PartialLabels: "labels",
+	return dataset.Spelling{Front: "job", Style: dataset.StyleJSON, Label: "label", KNN: "knn", Constraints: "constraints", PartialLabels: "labels", Truth: "truth",
 		Missing: "missing", MissingMarkers: "missing_markers", Scale: "scale", SelfLoops: "self_loops", K: "k", Method: "method", Knobs: "knobs", NormalizeWeights: "normalize_weights"}
 }
 
@@ -367,14 +421,26 @@ func Spelling() dataset.Spelling {
 // side files, without missing and missing_markers for a catalog dataset:
 // it is read with its own missing-value policy (hepatitis drops its
 // rows), which no field of the job sets (a job refuses both with a
-// dataset).
+// dataset). For data whose rows may be dropped (a table with "missing":
+// "drop", a catalog dataset) it names the job's labels file as the output
+// that names the nodes (Outputs).
 func (s *Spec) spelling() dataset.Spelling {
 	sp := Spelling()
 	if s.Dataset != "" {
 		sp.Missing, sp.MissingMarkers = "", ""
 	}
+	if s.Dataset != "" || s.Missing == dataset.MissingDrop {
+		// Rows may be dropped: the labels file then names the nodes
+		// (Result.Names), by the ID column or the row numbers.
+		sp.Outputs = labelsOutput
+	}
 	return sp
 }
+
+// labelsOutput names a job's labels file in the messages of the readers
+// on the names of the nodes (dataset.Spelling.Outputs), for the data
+// whose rows may be dropped, where it names them (Result.WriteLabels).
+const labelsOutput = "the job's labels file (ID.labels, name,cluster lines)"
 
 // load reads or generates the data of s with package input, the loader of
 // tether cluster and tether serve: the same file gives the same data,
@@ -383,7 +449,7 @@ func (s *Spec) spelling() dataset.Spelling {
 func load(ctx context.Context, s *Spec, root string, files Files) (*input.Data, error) {
 	switch {
 	case s.Input != "":
-		path, opt := Join(root, s.Input), dataset.Options{LabelColumn: s.Label, Scale: s.Scale, Missing: s.Missing, Spelling: Spelling()}
+		path, opt := Join(root, s.Input), dataset.Options{LabelColumn: s.Label, Scale: s.Scale, Missing: s.Missing, Spelling: s.spelling()}
 		markers, err := dataset.FrontMissingMarkers(s.MissingMarkers)
 		if err != nil {
 			return nil, fmt.Errorf("%w: job %s: missing_markers: %v", ErrSpec, s.ID, err)
@@ -455,6 +521,29 @@ func genKNote(s *Spec, g synth.Generator, p synth.Params) string {
 	return input.GenKNote(s.K, g, p, set, `a job's k does not set the generator's classes, gen_params "k" does (tether cluster's -gen-k follows -k)`)
 }
 
+// readTruth replaces the reference labels of d with those of the job's
+// truth file (Spec.Truth, joined to root), read as tether cluster -truth
+// reads it (input.Data.ReadTruthSpelled; through files for a path with a
+// scheme, input.Data.ReadTruthFrom). Errors name the job and the field.
+// Cost: one read of the file, O(size + n).
+func readTruth(ctx context.Context, s *Spec, root string, files Files, d *input.Data) error {
+	path := Join(root, s.Truth)
+	var err error
+	if Scheme(path) == "" {
+		err = d.ReadTruthSpelled(ctx, path, s.spelling())
+	} else {
+		var b []byte
+		if b, err = readFile(ctx, files, s.ID, "truth", path); err != nil {
+			return err
+		}
+		err = d.ReadTruthFrom(ctx, bytes.NewReader(b), path, s.spelling())
+	}
+	if err != nil {
+		return fmt.Errorf("job %s: truth: %w", s.ID, err)
+	}
+	return nil
+}
+
 // readLocal returns the content of the local file name, opened with
 // inputfile.Open as input's readers open theirs. Cost: one read, held in
 // memory.
@@ -488,7 +577,7 @@ func sample(ctx context.Context, s *Spec, truth []int, p *cluster.Problem) error
 		return nil
 	}
 	if truth == nil {
-		return fmt.Errorf("%w: job %s: sample needs reference labels and the data have none", ErrSpec, s.ID)
+		return fmt.Errorf(`%w: job %s: sample needs reference labels and the data have none: give them with "truth" (a labels file)`, ErrSpec, s.ID)
 	}
 	var err error
 	src := rand.NewPCG(sm.Seed, 0x6a6f62) // "job"

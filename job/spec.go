@@ -48,8 +48,10 @@ type Spec struct {
 	// of Input, as tether cluster's -missing (dataset.Options.Missing):
 	// "reject" (or absent) refuses them, "impute" fills them (a column's
 	// mean or most frequent category, with a note), "drop" drops their
-	// rows (with a warning; the labels written list the rows kept, in
-	// order, and a note says which). A missing value is ? or an empty
+	// rows (with a warning; when rows were dropped the labels file has
+	// name,cluster lines, as tether cluster -o writes, each row kept named
+	// by the table's ID column or its 0-based row number in the file:
+	// Result.WriteLabels). A missing value is ? or an empty
 	// field, or one of MissingMarkers: field values that mean missing
 	// besides those two, as tether cluster's -missing-markers lists them
 	// (dataset.FrontMissingMarkers: ["NA", "NULL"] for the NA of R's
@@ -103,8 +105,18 @@ type Spec struct {
 	// -partial-labels read them).
 	Constraints string `json:"constraints,omitempty"`
 	Labels      string `json:"labels,omitempty"`
+	// Truth is a labels file of the data's reference labels, read as
+	// tether cluster -truth reads it (input.Data.ReadTruth: one label a
+	// line, or node,label lines by index or by node name): Result's ari
+	// and nmi compare the partition with it, and Sample draws from it. It
+	// replaces the reference labels the data have of their own (a
+	// table's class column, a generator's classes), with a note saying
+	// so. It applies to every kind of input, as -truth does
+	// (internal/inputkind), and gives the reference labels a graph file
+	// has none of.
+	Truth string `json:"truth,omitempty"`
 	// Sample draws side information from the reference labels instead of
-	// files (for grids over protocols).
+	// files (for grids over protocols): those of the data or of Truth.
 	Sample *Sample `json:"sample,omitempty"`
 
 	// Method is a registered method name (default: cluster.DefaultMethod,
@@ -226,6 +238,7 @@ var inputFields = []struct {
 	{"missing", "missing", "is an option of the feature table of input", func(s *Spec) bool { return s.Missing != dataset.MissingReject }},
 	{"missing_markers", "missing-markers", "is an option of the feature table of input", func(s *Spec) bool { return len(s.MissingMarkers) > 0 }},
 	{"knn", "knn", "builds the graph from features", func(s *Spec) bool { return s.KNN != 0 }},
+	{"truth", "truth", "gives the reference labels of the data", func(s *Spec) bool { return s.Truth != "" }},
 }
 
 // inputKinds returns the kinds of input s may name, before its data are
@@ -277,16 +290,21 @@ func (s *Spec) checkApplies(kinds inputkind.Kind, source string) error {
 }
 
 // ParseSpec decodes one manifest line (strict: unknown fields are errors)
-// and validates it.
+// and validates it. A line that is not a Spec in JSON gives a *SyntaxError
+// (the column and what was wrong, a field named by its JSON name: `field
+// "k": want an integer, got a string`); LineError puts the file and line
+// before it. Cost O(len(line)).
 func ParseSpec(line []byte) (*Spec, error) {
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.DisallowUnknownFields()
 	var s Spec
 	if err := dec.Decode(&s); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrSpec, err)
+		return nil, syntaxError(line, err)
 	}
 	if dec.More() {
-		return nil, fmt.Errorf("%w: more than one JSON value on the line", ErrSpec)
+		off := int(dec.InputOffset())
+		off += len(line[off:]) - len(bytes.TrimLeft(line[off:], " \t\r\n"))
+		return nil, &SyntaxError{Column: column(line, off), Msg: "more than one JSON value on the line (one job a line)"}
 	}
 	if err := s.Validate(); err != nil {
 		return nil, err
@@ -296,23 +314,26 @@ func ParseSpec(line []byte) (*Spec, error) {
 
 // ReadManifest reads a JSON Lines manifest: one Spec per line; blank lines
 // and lines starting with '#' are skipped. Errors name the file (name) and
-// line, and a repeated id is an error. Cost O(size).
+// line, and the column of a line that is not JSON (LineError), and a
+// repeated id is an error. Cost O(size).
 func ReadManifest(r io.Reader, name string) ([]Spec, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), MaxLine)
 	var out []Spec
 	seen := map[string]int{}
 	for ln := 1; sc.Scan(); ln++ {
-		line := bytes.TrimSpace(sc.Bytes())
+		// Leading blanks are kept, so that a column counts from the
+		// line's first character (the BOM of line 1 aside).
+		line := bytes.TrimRight(sc.Bytes(), " \t\r\n")
 		if ln == 1 {
 			line = bytes.TrimPrefix(line, []byte("\ufeff"))
 		}
-		if len(line) == 0 || line[0] == '#' {
+		if t := bytes.TrimSpace(line); len(t) == 0 || t[0] == '#' {
 			continue
 		}
 		s, err := ParseSpec(line)
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", name, ln, err)
+			return nil, LineError(name, ln, err)
 		}
 		if prev, ok := seen[s.ID]; ok {
 			return nil, fmt.Errorf("%s:%d: %w: id %q already used on line %d", name, ln, ErrSpec, s.ID, prev)

@@ -3,7 +3,9 @@
 //
 //	tether-beam -manifest jobs.jsonl -out results/
 //
-// Each line of the manifest is a job.Spec (see package job). The labels of
+// Each line of the manifest is a job.Spec (see package job; docs/jobs.md
+// in the repository lists the fields for users, and tether-beam -h prints
+// that first, then its own flags, then Beam's). The labels of
 // job ID go to results/ID.labels, one JSON line per job to
 // results/results.jsonl. Beam's own flags choose the runner, e.g.
 // --runner=flink --endpoint=localhost:8099 --environment_type=LOOPBACK.
@@ -23,9 +25,12 @@
 // file the run would write over in -out: a labels file ID.labels of one
 // of the jobs (replaced, or removed when the job fails), results.jsonl,
 // or a temporary of theirs; and a local manifest
-// that is not a regular file (a pipe, /dev/stdin, a shell's <(cmd), a
-// FIFO): the manifest is read twice, by the check and by the pipeline, and
-// a pipe gives its lines once. Save a piped manifest to a file first. A
+// that is not a regular file (a pipe, a shell's <(cmd), a FIFO): the
+// manifest is read twice, by the check and by the pipeline, and a pipe
+// gives its lines once. Save a piped manifest to a file first. A path of
+// a file descriptor (/dev/stdin, /dev/fd/N, /proc/self/fd/N) is refused
+// too, even when it leads to a regular file (-manifest /dev/stdin <
+// jobs.jsonl): its jobs' relative paths would start from /dev/. A
 // run whose pipeline reads no job line (a manifest emptied during the
 // run) fails and changes nothing in -out. Ctrl-C (or SIGTERM) stops
 // it with "interrupted" and exit code 130, as tether's commands: the first
@@ -90,13 +95,12 @@ func main() {
 	// the process mid-run (see the package comment): writes to it fail
 	// with EPIPE instead, and are lost.
 	signal.Ignore(syscall.SIGPIPE)
-	manifest := flag.String("manifest", "", "JSON Lines manifest of jobs, a local or gs:// path or glob (required)")
-	out := flag.String("out", "", "output folder for the labels files and results.jsonl, local or gs:// (required)")
-	root := flag.String("root", "", "folder the jobs' relative paths start from, local or gs:// (default: the folder of each manifest file)")
+	manifest, out, root := defineFlags(flag.CommandLine)
+	flag.Usage = func() { usage(flag.CommandLine.Output(), flag.CommandLine) }
 	flag.Parse()
 	beam.Init()
 	if *manifest == "" || *out == "" {
-		fmt.Fprintln(os.Stderr, "tether-beam: -manifest and -out are required")
+		fmt.Fprintln(os.Stderr, "tether-beam: -manifest and -out are required (tether-beam -h: usage; docs/jobs.md: the job format)")
 		os.Exit(2)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -106,6 +110,53 @@ func main() {
 	code := run(ctx, *manifest, *out, *root, os.Stderr)
 	cancel()
 	os.Exit(code) // runs no deferred call: run cleans up itself
+}
+
+// ownFlags are tether-beam's own flags, which usage lists first; Beam's
+// packages register theirs (--runner and many more) on the same flag set.
+var ownFlags = []string{"manifest", "out", "root"}
+
+// defineFlags defines tether-beam's own flags (ownFlags) on fs.
+func defineFlags(fs *flag.FlagSet) (manifest, out, root *string) {
+	manifest = fs.String("manifest", "", "JSON Lines manifest of jobs, one a line (docs/jobs.md), a local or gs:// path or glob (required)")
+	out = fs.String("out", "", "output folder for the labels files (ID.labels) and results.jsonl, local or gs:// (required)")
+	root = fs.String("root", "", "folder the jobs' relative paths start from, local or gs:// (default: the folder of each manifest file)")
+	return manifest, out, root
+}
+
+// usageHeader is what tether-beam -h prints before the flags.
+const usageHeader = `Usage: tether-beam -manifest JOBS.jsonl -out DIR [-root DIR] [Beam flags]
+
+Runs a manifest of tether clustering jobs on Apache Beam (the local Prism
+runner unless --runner says otherwise). Each line of the manifest is one
+job, a JSON object: {"id":"a","graph":"g.mtx","truth":"g.labels","k":2}.
+docs/jobs.md in tether's repository lists every field, its default and
+the fields of the results. Writes DIR/ID.labels for each job and
+DIR/results.jsonl, one JSON line per job, put in place together at the end.
+
+tether-beam's flags:
+`
+
+// usage prints the usage of tether-beam to w: usageHeader, its own flags
+// (ownFlags), then the other flags of fs, those Beam's packages define.
+// Cost O(flags).
+func usage(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprint(w, usageHeader)
+	own, beamFlags := flag.NewFlagSet("tether-beam", flag.ContinueOnError), flag.NewFlagSet("beam", flag.ContinueOnError)
+	own.SetOutput(w)
+	beamFlags.SetOutput(w)
+	fs.VisitAll(func(f *flag.Flag) {
+		to := beamFlags
+		for _, name := range ownFlags {
+			if f.Name == name {
+				to = own
+			}
+		}
+		to.Var(f.Value, f.Name, f.Usage)
+	})
+	own.PrintDefaults()
+	fmt.Fprint(w, "\nApache Beam's flags (the runner and its options; give them as --name=value):\n")
+	beamFlags.PrintDefaults()
 }
 
 // checked is called by run once the manifest has passed its check,

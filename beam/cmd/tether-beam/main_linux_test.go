@@ -117,3 +117,40 @@ func TestBrokenPipeFinishesTheRun(t *testing.T) {
 		t.Errorf("the run left %q in TMPDIR", left)
 	}
 }
+
+// TestRunRefusesStdinFile: tether-beam -manifest /dev/stdin < m.jsonl,
+// standard input a regular file, exits 1 before the run, naming
+// /dev/stdin, and creates no output folder (the run was accepted, and its
+// jobs' relative paths resolved against /dev/: "open /dev/moons.csv").
+func TestRunRefusesStdinFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "ok.jsonl")
+	if err := os.WriteFile(path, []byte(`{"id":"a","gen":"moons","gen_params":{"n":"60"},"k":2,"method":"njw","seed":1}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	saved, err := syscall.Dup(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Dup2(int(f.Fd()), 0); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		syscall.Dup2(saved, 0)
+		syscall.Close(saved)
+	}()
+	out := filepath.Join(dir, "out")
+	var stderr bytes.Buffer
+	code := run(context.Background(), "/dev/stdin", out, "", &stderr)
+	if want := "tether-beam: manifest /dev/stdin: not a regular file (standard input"; code != 1 || !strings.Contains(stderr.String(), want) {
+		t.Errorf("exit %d, stderr %q; want 1 and %q", code, stderr.String(), want)
+	}
+	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("output folder: %v, want none", err)
+	}
+}
