@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tether-sc/tether/eigen"
+	"github.com/tether-sc/tether/internal/testmem"
 	"github.com/tether-sc/tether/internal/wording"
 )
 
@@ -134,6 +135,55 @@ func TestLOBPCGWorkspace(t *testing.T) {
 			}
 			if _, err := c.solver.Solve(ctx, c.p, &eigen.Settings{Tol: 1e-8, MaxDenseBytes: got - 1}); !errors.Is(err, eigen.ErrMemoryBound) {
 				t.Errorf("bound %d − 1: %v, want ErrMemoryBound", got, err)
+			}
+		})
+	}
+}
+
+// TestLOBPCGDeflatedOnlyAllocates checks that LOBPCG with K = d (every
+// pair wanted is deflated) allocates none of its blocks: with BlockSize 20
+// on n = 1000 rows the 12 blocks of n×20 values (16 with B) are 1.9 MB
+// (2.6 MB), while what K = d needs is the result's n×d vectors, finish's
+// two n×d products (three with B) and with B the copy of the deflated
+// vectors and B times them, 8·(6·n·d + n) bytes with a column of n, which
+// Allocated (TotalAlloc, an upper bound) must not exceed by more than
+// 16 KiB of small slices. The solve is not refused by a bound of one byte
+// either (it holds nothing the bound counts), and returns the deflated
+// pairs with their residuals.
+func TestLOBPCGDeflatedOnlyAllocates(t *testing.T) {
+	const n, bs = 1000, 20
+	p := knn2DProblem(t, n)
+	_, d := p.Deflate.Dims()
+	p.K = d
+	gen := p
+	gen.B = make(diagOp, n)
+	for i := range gen.B.(diagOp) {
+		gen.B.(diagOp)[i] = 2
+	}
+	var z mat.Dense
+	z.Scale(1/math.Sqrt2, p.Deflate)
+	gen.Deflate = &z
+	limit := uint64(8*(6*n*d+n) + 16<<10)
+	for _, c := range []struct {
+		name string
+		p    eigen.Problem
+	}{{"standard", p}, {"B", gen}} {
+		t.Run(c.name, func(t *testing.T) {
+			for _, bound := range []int64{0, 1} {
+				var res *eigen.Result
+				var err error
+				got := testmem.Allocated(func() {
+					res, err = eigen.LOBPCG{BlockSize: bs}.Solve(context.Background(), c.p, &eigen.Settings{MaxDenseBytes: bound})
+				})
+				if err != nil {
+					t.Fatalf("MaxDenseBytes %d: %v", bound, err)
+				}
+				if len(res.Values) != d || !slices.Equal(res.Values, c.p.DeflateValues) {
+					t.Errorf("MaxDenseBytes %d: values %v, want the deflated %v", bound, res.Values, c.p.DeflateValues)
+				}
+				if got > limit {
+					t.Errorf("MaxDenseBytes %d: K = d = %d on n = %d allocated %d bytes, want at most %d (no n×%d block)", bound, d, n, got, limit, bs)
+				}
 			}
 		})
 	}

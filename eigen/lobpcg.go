@@ -106,7 +106,29 @@ func (l LOBPCG) Solve(ctx context.Context, p Problem, s *Settings) (*Result, err
 	if n-d < 4*bs {
 		return Dense{}.Solve(ctx, p, s)
 	}
-	if need := lobpcgBytes(n, d, bs, p.B != nil); kk > 0 && cfg.maxDense > 0 && need > float64(cfg.maxDense) {
+	if kk == 0 {
+		// Nothing beyond the deflated pairs: no block is allocated, only
+		// the deflated vectors' B-orthonormality checked (B·q, n×d) and
+		// the result assembled.
+		matvecs := 0
+		mulA := counted(p.A, &matvecs)
+		var mulB func(dst, x *mat.Dense)
+		if p.B != nil {
+			mulB = p.B.MulTo
+			if d > 0 {
+				q := contiguous(p.Deflate)
+				bq := mat.NewDense(n, d, nil)
+				p.B.MulTo(bq, q)
+				if err := checkOrthonormal(q, bq, "B-orthonormal"); err != nil {
+					return nil, err
+				}
+			}
+		}
+		res := finish(p, n, nil, nil, mulA, mulB)
+		res.MatVecs = matvecs
+		return res, nil
+	}
+	if need := lobpcgBytes(n, d, bs, p.B != nil); cfg.maxDense > 0 && need > float64(cfg.maxDense) {
 		what := fmt.Sprintf("its %d blocks of n×%d values", lobpcgBlocks(p.B != nil), bs)
 		if p.B != nil && d > 0 {
 			what += fmt.Sprintf(", B times its %d deflated vectors", d)
@@ -116,11 +138,6 @@ func (l LOBPCG) Solve(ctx context.Context, p Problem, s *Settings) (*Result, err
 	w := newLobpcgWork(p, n, d, bs, l.T, cfg)
 	if err := w.setupDeflation(p.Deflate); err != nil {
 		return nil, err
-	}
-	if kk == 0 {
-		res := finish(p, n, nil, nil, w.mulA, w.mulB)
-		res.MatVecs = w.matvecs
-		return res, nil
 	}
 	vals, vecs, iters, conv, err := w.run(ctx, kk)
 	if err != nil && vecs == nil {
