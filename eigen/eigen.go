@@ -413,6 +413,27 @@ func finish(p Problem, n int, vals []float64, vecs mat.Matrix, mulA, mulB func(d
 // finishBlock is the number of columns finish multiplies at a time.
 const finishBlock = 32
 
+// finishBytes returns what finish holds besides the n×k result, for an
+// iterative solver's Settings.MaxDenseBytes, 8 bytes a value, as a float64:
+// the solver's n×kk vectors it copies from, its column of n values and its
+// products x and A·x (and B·x when gen) of at most finishBlock columns, a
+// narrower set allocated for the last columns while the wider one may
+// not yet be reclaimed: 2 (3 with B) blocks of n×min(k, 2·finishBlock)
+// values. Cost O(1).
+func finishBytes(n, k, kk int, gen bool) float64 {
+	blocks := 2.0
+	if gen {
+		blocks = 3
+	}
+	return 8 * float64(n) * (float64(kk) + 1 + blocks*float64(min(k, 2*finishBlock)))
+}
+
+// eigWork is the number of values, per row of the matrix, of what gonum's
+// EigenSym.Factorize allocates besides its copy of the matrix with
+// vectors: dsyev's workspace ((32+2)·m for DSYTRD's block size 32), the m
+// eigenvalues and their copy by Values.
+const eigWork = 36
+
 // residuals sets res[j] = ‖a_j − values[j]·b_j‖ / ‖x_j‖ for the columns of
 // the n×len(res) row-major blocks a = A·x and b = B·x (b = x for the
 // standard problem); 0 for a zero column. Cost O(n·len(res)).
