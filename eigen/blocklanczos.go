@@ -63,9 +63,13 @@ import (
 // on two cores);
 // 2·n·NCV·Keep flops for the Ritz vectors of the restart and O(NCV³) for
 // the projected eigenproblem. Memory: n·(d + NCV + 2p) floats for the
-// basis and deflated vectors plus n·3p of work blocks, and three
-// (NCV + p)×(NCV + p) projected matrices; Settings.MaxDenseBytes bounds
-// them (a solve that needs more is refused before allocating any). When
+// basis and deflated vectors plus n·3p of work blocks, three
+// (NCV + p)×(NCV + p) projected matrices (H, the Ritz coefficients and
+// the eigensolver's copy of H) with O(NCV·p) of work, and at the end the
+// check of the result (the n×(K − d) Ritz vectors and two products of
+// at most n×64, besides the n×K result); Settings.MaxDenseBytes bounds
+// all but the result, as blockBytes counts it (a solve that needs more
+// is refused before allocating any). When
 // the complement of the d deflated vectors has fewer than 2·(NCV + 2p)
 // dimensions the dense solver is used instead.
 //
@@ -234,8 +238,8 @@ type blockRun struct {
 	y                    mat.Dense
 }
 
-// blockBytes returns the memory a BlockLanczos solve of k pairs, kk of
-// them not deflated, holds at its peak besides the n×k vectors it returns,
+// blockBytes returns the memory a BlockLanczos solve of k pairs, d of
+// them deflated, holds at its peak besides the n×k vectors it returns,
 // as Settings.MaxDenseBytes counts it, 8 bytes a value, as a float64 so
 // that it cannot overflow:
 //   - newBlockRun's basis of d + ncv + 2p vectors of n values (the

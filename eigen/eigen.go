@@ -110,11 +110,17 @@ type Settings struct {
 	// as far as the bound allows, to the largest size m ≤ MaxNCV whose
 	// K + m + 1 vectors and m×m matrices fit, and neither allocates nor
 	// touches more. It bounds BlockLanczos's and LOBPCG's blocks as well,
-	// which do not grow: their basis and work blocks of n values and their
-	// projected matrices, as BlockLanczos and LOBPCG count them (for
-	// LOBPCG 12·n·BlockSize values, 16 with B, and three 3·BlockSize
-	// square matrices); a solve whose blocks exceed the bound fails the
-	// same way, before any product. If MaxDenseBytes is 0, there is no
+	// which do not grow: what they hold at their peak besides the n×K
+	// vectors they return (their basis and work blocks of n values, their
+	// projected matrices with the eigensolver's copy and workspace, and
+	// the check of the result), as BlockLanczos and LOBPCG document it
+	// (for LOBPCG 12·n·BlockSize values, 16 with B, where BlockSize is the
+	// effective block size, K − d + max(2, ⌈(K − d)/2⌉) by default; n·d
+	// more for the copy of the deflated vectors and n·d more with B for B
+	// times them; three 3·BlockSize square matrices; and the check's n×(K
+	// − d) vectors and products: LOBPCG.Workspace); a solve whose blocks
+	// exceed the bound fails the same way, before any product, and one of
+	// K = d, which computes no pair, allocates none of them. If MaxDenseBytes is 0, there is no
 	// bound; a negative value is an error. It changes no result of a
 	// problem whose dense solve, whose Lanczos basis grown to MaxNCV, or
 	// whose BlockLanczos or LOBPCG blocks fit in the bound.

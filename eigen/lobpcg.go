@@ -40,9 +40,16 @@ import (
 // A block of p vectors counts p applications of A in Result.MatVecs. Cost per
 // iteration: at most BlockSize applications of A, of B and of T, plus
 // O(n·BlockSize²) flops of dense block algebra (with a constant of about 30);
-// memory 12·n·BlockSize floats (16 with B) and three 3·BlockSize square
-// projected matrices, which Settings.MaxDenseBytes bounds (a solve that
-// needs more is refused before allocating any). When the complement of
+// memory, BlockSize being the effective block size (LOBPCG.BlockSize, at
+// least K − d, or K − d + max(2, ⌈(K − d)/2⌉) when it is 0):
+// 12·n·BlockSize floats (16 with B), a copy of the d deflated vectors
+// (n·d, and n·d more with B for B times them), three 3·BlockSize square
+// projected matrices (SᵀAS, its eigenvectors and the eigensolver's
+// copy) with O(BlockSize) values a row of work, and at the end the check
+// of the result (the n×(K − d) vectors and two products of at most n×64,
+// three with B, besides the n×K result). Settings.MaxDenseBytes bounds
+// all but the result, as Workspace counts it (a solve that needs more is
+// refused before allocating any). When the complement of
 // the deflated vectors has fewer than 4·BlockSize dimensions the dense
 // solver is used.
 //
