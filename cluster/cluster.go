@@ -260,7 +260,9 @@ type Settings struct {
 	// ErrInvalid and ErrMemoryBound that names the bytes needed and the
 	// remedy (fewer classes, a smaller k, a smaller M or fewer
 	// constraints). EigenSettings.MaxDenseBytes bounds the eigensolvers'
-	// dense solves in the same way. If MaxBlockBytes is 0 there is no
+	// memory in the same way: dense solves, Lanczos's basis and its
+	// growth, and BlockLanczos's and LOBPCG's blocks and projected
+	// matrices. If MaxBlockBytes is 0 there is no
 	// bound; a negative value is an error.
 	MaxBlockBytes int64
 	// Recorder, if not nil, receives progress events, on the stages that

@@ -63,9 +63,13 @@ import (
 // on two cores);
 // 2·n·NCV·Keep flops for the Ritz vectors of the restart and O(NCV³) for
 // the projected eigenproblem. Memory: n·(d + NCV + 2p) floats for the
-// basis and deflated vectors plus n·3p of work blocks, and three
-// (NCV + p)×(NCV + p) projected matrices; Settings.MaxDenseBytes bounds
-// them (a solve that needs more is refused before allocating any). When
+// basis and deflated vectors plus n·3p of work blocks, three
+// (NCV + p)×(NCV + p) projected matrices (H, the Ritz coefficients and
+// the eigensolver's copy of H) with O(NCV·p) of work, and at the end the
+// check of the result (the n×(K − d) Ritz vectors and two products of
+// at most n×64, besides the n×K result); Settings.MaxDenseBytes bounds
+// all but the result, as blockBytes counts it (a solve that needs more
+// is refused before allocating any). When
 // the complement of the d deflated vectors has fewer than 2·(NCV + 2p)
 // dimensions the dense solver is used instead.
 //
@@ -149,8 +153,8 @@ func (l BlockLanczos) Solve(ctx context.Context, p Problem, s *Settings) (*Resul
 	if n-d < 2*(ncv+2*bs) {
 		return Dense{}.Solve(ctx, p, s)
 	}
-	if need := blockBytes(n, d, bs, ncv); cfg.maxDense > 0 && need > float64(cfg.maxDense) {
-		return nil, memoryBoundError{fmt.Errorf("%w: a BlockLanczos solve of n = %d for K = %d eigenpairs needs about %s for its basis of %d vectors of n values (%d deflated, NCV = %d and two blocks of %d), its three work blocks of %d vectors and its three %d×%d projected matrices, more than Settings.MaxDenseBytes = %s: ask for fewer eigenpairs, or set a smaller BlockLanczos.NCV or BlockSize", ErrInvalid, n, p.K, wording.Bytes(sat(need)), d+ncv+2*bs, d, ncv, bs, bs, ncv+bs, ncv+bs, wording.Bytes(cfg.maxDense))}
+	if need := blockBytes(n, d, bs, ncv, keep, p.K); cfg.maxDense > 0 && need > float64(cfg.maxDense) {
+		return nil, memoryBoundError{fmt.Errorf("%w: a BlockLanczos solve of n = %d for K = %d eigenpairs needs about %s for its basis of %d vectors of n values (%d deflated, NCV = %d and two blocks of %d), its three work blocks of %d vectors, its %d×%d projected matrices with their work, and the check of the vectors it returns, more than Settings.MaxDenseBytes = %s: ask for fewer eigenpairs, or set a smaller BlockLanczos.NCV or BlockSize", ErrInvalid, n, p.K, wording.Bytes(sat(need)), d+ncv+2*bs, d, ncv, bs, bs, ncv+bs, ncv+bs, wording.Bytes(cfg.maxDense))}
 	}
 	r := newBlockRun(p.A, n, d, bs, ncv, cfg.rng)
 	if d > 0 {
@@ -172,9 +176,12 @@ func (l BlockLanczos) Solve(ctx context.Context, p Problem, s *Settings) (*Resul
 		return nil, fmt.Errorf("%w: the eigenvalues of A overflow float64 (BlockLanczos solved 2^%d·A)", ErrNonFinite, -r.exp)
 	}
 	worst = math.Ldexp(worst, r.exp)
+	matvecs += r.matvecs
+	restarts := r.restarts
+	r = nil // the basis is not held while finish copies and checks the result
 	res := finish(p, n, vals, vecs, mulA, nil)
-	res.MatVecs = matvecs + r.matvecs
-	res.Iterations = r.restarts
+	res.MatVecs = matvecs
+	res.Iterations = restarts
 	if !ok {
 		return res, fmt.Errorf("%w: BlockLanczos reached %d restarts with largest residual %.3g > %.3g·‖A‖", ErrNoConvergence, cfg.maxIter, worst, cfg.tol)
 	}
@@ -228,25 +235,40 @@ type blockRun struct {
 	rng                  *rand.Rand
 	normA                float64
 	matvecs, restarts    int
-	es                   mat.EigenSym
 	y                    mat.Dense
 }
 
-// blockBytes returns the memory of newBlockRun's workspace and of the
-// projected eigenproblem, as Settings.MaxDenseBytes counts it: the basis
-// of d + ncv + 2p vectors of n values (the deflated ones, ncv and two
-// blocks of p), the three work blocks x, w and q of p vectors, and three
-// (ncv+p)×(ncv+p) matrices (H, its symmetric copy and the eigenvectors of
-// the Rayleigh–Ritz step), 8 bytes a value, as a float64 so that it cannot
-// overflow. The result's n×K vectors are not counted, as for Lanczos.
+// blockBytes returns the memory a BlockLanczos solve of k pairs, d of
+// them deflated, holds at its peak besides the n×k vectors it returns,
+// as Settings.MaxDenseBytes counts it, 8 bytes a value, as a float64 so
+// that it cannot overflow:
+//   - newBlockRun's basis of d + ncv + 2p vectors of n values (the
+//     deflated ones, ncv and two blocks of p) and its three work blocks x,
+//     w and q of p vectors;
+//   - the projected matrices: H and the Ritz coefficients Y, mh×mh each
+//     (mh = ncv + p), held throughout, and the largest of what the three
+//     steps of a restart add to them: the Rayleigh–Ritz step's copy of H
+//     (gonum's EigenSym, which copies its matrix) and its workspace
+//     (dsyev's (32+2)·mh values, and mh eigenvalues twice:
+//     eigWork·mh), the orthonormalization of a new block (orthoBlock's
+//     four ld×p coefficient matrices and innerTo's blockChunks partial
+//     products of as many values, ld = d + ncv + 2p, and svqb's p×p
+//     matrices) or the thick restart (the mh×keep coefficients and
+//     ritzInPlace's row tiles, blockChunks·min(512, n)·keep values);
+//   - finishBytes(n, k, kk, false): the check of the result, which a
+//     collector that has not yet reclaimed the basis sees beside it.
+//
 // Cost O(1).
-func blockBytes(n, d, p, ncv int) float64 {
+func blockBytes(n, d, p, ncv, keep, k int) float64 {
 	mh := float64(ncv + p)
-	return 8 * (float64(d+ncv+5*p)*float64(n) + 3*mh*mh)
+	ld := float64(d + ncv + 2*p)
+	fp, fk := float64(p), float64(keep)
+	step := max(mh*mh+eigWork*mh, 8*ld*fp+4*fp*fp, mh*fk+blockChunks*float64(min(512, n))*fk)
+	return 8*(float64(d+ncv+5*p)*float64(n)+2*mh*mh+step) + finishBytes(n, k, k-d, false)
 }
 
-// newBlockRun allocates the workspace of a run: blockBytes(n, d, p, ncv)
-// less the projected matrices the run allocates as it solves. Cost
+// newBlockRun allocates the workspace of a run: the basis, the work blocks
+// of blockBytes and H (mh×mh); the run allocates the rest as it solves. Cost
 // O(n·(d + ncv + p) + (ncv + p)²).
 func newBlockRun(a Operator, n, d, p, ncv int, rng *rand.Rand) *blockRun {
 	ld, mh := d+ncv+2*p, ncv+p
@@ -644,18 +666,20 @@ func (r *blockRun) solve(ctx context.Context, kk, keep int, which Which, tol flo
 			r.restarts += iter - 1
 			return nil, nil, 0, false, err
 		}
-		hs := mat.NewSymDense(s, nil)
-		for i := 0; i < s; i++ {
-			for j := i; j < s; j++ {
-				hs.SetSym(i, j, r.h[i*m+j])
-			}
-		}
-		if !r.es.Factorize(hs, true) {
+		// H's leading s×s block, read in place (upper triangle, stride
+		// m): H is kept symmetric, so no copy is needed besides the one
+		// EigenSym makes. es is a new decomposition each restart, so the
+		// previous one's s×s vectors are not held while the next is
+		// computed (blockBytes counts H, that copy and Y).
+		var hs mat.SymDense
+		hs.SetRawSymmetric(blas64.Symmetric{Uplo: blas.Upper, N: s, Stride: m, Data: r.h})
+		var es mat.EigenSym
+		if !es.Factorize(&hs, true) {
 			return nil, nil, 0, false, fmt.Errorf("%w: projected eigenproblem failed (BlockLanczos)", ErrNoConvergence)
 		}
-		theta := r.es.Values(nil)
+		theta := es.Values(nil)
 		r.y.Reset()
-		r.es.VectorsTo(&r.y)
+		es.VectorsTo(&r.y)
 		yr := r.y.RawMatrix()
 		for i := 0; i < s; i++ {
 			order[i] = i

@@ -110,11 +110,17 @@ type Settings struct {
 	// as far as the bound allows, to the largest size m ≤ MaxNCV whose
 	// K + m + 1 vectors and m×m matrices fit, and neither allocates nor
 	// touches more. It bounds BlockLanczos's and LOBPCG's blocks as well,
-	// which do not grow: their basis and work blocks of n values and their
-	// projected matrices, as BlockLanczos and LOBPCG count them (for
-	// LOBPCG 12·n·BlockSize values, 16 with B, and three 3·BlockSize
-	// square matrices); a solve whose blocks exceed the bound fails the
-	// same way, before any product. If MaxDenseBytes is 0, there is no
+	// which do not grow: what they hold at their peak besides the n×K
+	// vectors they return (their basis and work blocks of n values, their
+	// projected matrices with the eigensolver's copy and workspace, and
+	// the check of the result), as BlockLanczos and LOBPCG document it
+	// (for LOBPCG 12·n·BlockSize values, 16 with B, where BlockSize is the
+	// effective block size, K − d + max(2, ⌈(K − d)/2⌉) by default; n·d
+	// more for the copy of the deflated vectors and n·d more with B for B
+	// times them; three 3·BlockSize square matrices; and the check's n×(K
+	// − d) vectors and products: LOBPCG.Workspace); a solve whose blocks
+	// exceed the bound fails the same way, before any product, and one of
+	// K = d, which computes no pair, allocates none of them. If MaxDenseBytes is 0, there is no
 	// bound; a negative value is an error. It changes no result of a
 	// problem whose dense solve, whose Lanczos basis grown to MaxNCV, or
 	// whose BlockLanczos or LOBPCG blocks fit in the bound.
@@ -412,6 +418,27 @@ func finish(p Problem, n int, vals []float64, vecs mat.Matrix, mulA, mulB func(d
 
 // finishBlock is the number of columns finish multiplies at a time.
 const finishBlock = 32
+
+// finishBytes returns what finish holds besides the n×k result, for an
+// iterative solver's Settings.MaxDenseBytes, 8 bytes a value, as a float64:
+// the solver's n×kk vectors it copies from, its column of n values and its
+// products x and A·x (and B·x when gen) of at most finishBlock columns, a
+// narrower set allocated for the last columns while the wider one may
+// not yet be reclaimed: 2 (3 with B) blocks of n×min(k, 2·finishBlock)
+// values. Cost O(1).
+func finishBytes(n, k, kk int, gen bool) float64 {
+	blocks := 2.0
+	if gen {
+		blocks = 3
+	}
+	return 8 * float64(n) * (float64(kk) + 1 + blocks*float64(min(k, 2*finishBlock)))
+}
+
+// eigWork is the number of values, per row of the matrix, of what gonum's
+// EigenSym.Factorize allocates besides its copy of the matrix with
+// vectors: dsyev's workspace ((32+2)·m for DSYTRD's block size 32), the m
+// eigenvalues and their copy by Values.
+const eigWork = 36
 
 // residuals sets res[j] = ‖a_j − values[j]·b_j‖ / ‖x_j‖ for the columns of
 // the n×len(res) row-major blocks a = A·x and b = B·x (b = x for the

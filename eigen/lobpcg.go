@@ -40,9 +40,16 @@ import (
 // A block of p vectors counts p applications of A in Result.MatVecs. Cost per
 // iteration: at most BlockSize applications of A, of B and of T, plus
 // O(n·BlockSize²) flops of dense block algebra (with a constant of about 30);
-// memory 12·n·BlockSize floats (16 with B) and three 3·BlockSize square
-// projected matrices, which Settings.MaxDenseBytes bounds (a solve that
-// needs more is refused before allocating any). When the complement of
+// memory, BlockSize being the effective block size (LOBPCG.BlockSize, at
+// least K − d, or K − d + max(2, ⌈(K − d)/2⌉) when it is 0):
+// 12·n·BlockSize floats (16 with B), a copy of the d deflated vectors
+// (n·d, and n·d more with B for B times them), three 3·BlockSize square
+// projected matrices (SᵀAS, its eigenvectors and the eigensolver's
+// copy) with O(BlockSize) values a row of work, and at the end the check
+// of the result (the n×(K − d) vectors and two products of at most n×64,
+// three with B, besides the n×K result). Settings.MaxDenseBytes bounds
+// all but the result, as Workspace counts it (a solve that needs more is
+// refused before allocating any). When the complement of
 // the deflated vectors has fewer than 4·BlockSize dimensions the dense
 // solver is used.
 //
@@ -106,21 +113,38 @@ func (l LOBPCG) Solve(ctx context.Context, p Problem, s *Settings) (*Result, err
 	if n-d < 4*bs {
 		return Dense{}.Solve(ctx, p, s)
 	}
-	if need := lobpcgBytes(n, d, bs, p.B != nil); kk > 0 && cfg.maxDense > 0 && need > float64(cfg.maxDense) {
-		what := fmt.Sprintf("its %d blocks of n×%d values", lobpcgBlocks(p.B != nil), bs)
-		if p.B != nil && d > 0 {
-			what += fmt.Sprintf(", B times its %d deflated vectors", d)
+	if kk == 0 {
+		// Nothing beyond the deflated pairs: no block is allocated, only
+		// the deflated vectors' B-orthonormality checked (B·q, n×d) and
+		// the result assembled.
+		matvecs := 0
+		mulA := counted(p.A, &matvecs)
+		var mulB func(dst, x *mat.Dense)
+		if p.B != nil {
+			mulB = p.B.MulTo
+			if d > 0 {
+				q := contiguous(p.Deflate)
+				bq := mat.NewDense(n, d, nil)
+				p.B.MulTo(bq, q)
+				if err := checkOrthonormal(q, bq, "B-orthonormal"); err != nil {
+					return nil, err
+				}
+			}
 		}
-		return nil, memoryBoundError{fmt.Errorf("%w: a LOBPCG solve of n = %d for K = %d eigenpairs needs about %s for %s and its three %d×%d projected matrices, more than Settings.MaxDenseBytes = %s: ask for fewer eigenpairs, or set a smaller LOBPCG.BlockSize", ErrInvalid, n, p.K, wording.Bytes(sat(need)), what, 3*bs, 3*bs, wording.Bytes(cfg.maxDense))}
+		res := finish(p, n, nil, nil, mulA, mulB)
+		res.MatVecs = matvecs
+		return res, nil
+	}
+	if need := lobpcgBytes(n, d, bs, p.K, p.B != nil); cfg.maxDense > 0 && need > float64(cfg.maxDense) {
+		what := fmt.Sprintf("its %d blocks of n×%d values, the copy of its %d deflated vectors", lobpcgBlocks(p.B != nil), bs, d)
+		if p.B != nil && d > 0 {
+			what += ", B times them"
+		}
+		return nil, memoryBoundError{fmt.Errorf("%w: a LOBPCG solve of n = %d for K = %d eigenpairs needs about %s for %s, its %d×%d projected matrices with their work, and the check of the vectors it returns, more than Settings.MaxDenseBytes = %s: ask for fewer eigenpairs, or set a smaller LOBPCG.BlockSize", ErrInvalid, n, p.K, wording.Bytes(sat(need)), what, 3*bs, 3*bs, wording.Bytes(cfg.maxDense))}
 	}
 	w := newLobpcgWork(p, n, d, bs, l.T, cfg)
 	if err := w.setupDeflation(p.Deflate); err != nil {
 		return nil, err
-	}
-	if kk == 0 {
-		res := finish(p, n, nil, nil, w.mulA, w.mulB)
-		res.MatVecs = w.matvecs
-		return res, nil
 	}
 	vals, vecs, iters, conv, err := w.run(ctx, kk)
 	if err != nil && vecs == nil {
@@ -133,14 +157,19 @@ func (l LOBPCG) Solve(ctx context.Context, p Problem, s *Settings) (*Result, err
 		// eigenvalues are not representable.
 		return nil, fmt.Errorf("%w: the eigenvalues of the pencil overflow float64 (LOBPCG solved it scaled by 2^%d)", ErrNonFinite, w.expB-w.expA)
 	}
-	res := finish(p, n, vals, vecs, w.mulA, w.mulB)
-	res.MatVecs = w.matvecs
+	// The workspace is not held while finish copies and checks the
+	// result: its products with A are counted on from w's count by a
+	// counter of their own (w.mulA's counter is a field of w).
+	matvecs, mulB, worst := w.matvecs, w.mulB, slices.Max(w.rel[:kk])
+	w = nil
+	res := finish(p, n, vals, vecs, counted(p.A, &matvecs), mulB)
+	res.MatVecs = matvecs
 	res.Iterations = iters
 	if err != nil {
 		return res, err
 	}
 	if !conv {
-		return res, fmt.Errorf("%w: LOBPCG reached %s with largest relative residual %.3g > %.3g", ErrNoConvergence, wording.Count(cfg.maxIter, "iteration", "iterations"), slices.Max(w.rel[:kk]), cfg.tol)
+		return res, fmt.Errorf("%w: LOBPCG reached %s with largest relative residual %.3g > %.3g", ErrNoConvergence, wording.Count(cfg.maxIter, "iteration", "iterations"), worst, cfg.tol)
 	}
 	return res, nil
 }
@@ -174,7 +203,7 @@ type lobpcgWork struct {
 	newP          int // columns of P after the last Rayleigh–Ritz step
 	xnorm, rnorm  []float64
 	before, after []float64
-	es            mat.EigenSym
+	gram          []float64 // s3×s3: the projected matrix SᵀAS
 	ev            mat.Dense
 }
 
@@ -190,25 +219,28 @@ func (l LOBPCG) blockSize(kk int) int {
 }
 
 // Workspace returns what a Solve of K eigenpairs, d of them deflated
-// (Problem.Deflate's columns), on n rows allocates besides the result's
-// n×(K − d) vectors, with B (generalized) or without: bytes, the memory
-// Settings.MaxDenseBytes bounds and refuses a solve beyond (its
-// lobpcgBlocks blocks of n×BlockSize values, 16 with B and 12 without,
-// with B the n×d products B·q of the deflated vectors, and three
-// 3·BlockSize square projected matrices, 8 bytes a value, saturating at
+// (Problem.Deflate's columns), on n rows holds at its peak besides the
+// result's n×K vectors, with B (generalized) or without: bytes, the memory
+// Settings.MaxDenseBytes bounds and refuses a solve beyond, as lobpcgBytes
+// counts it (its lobpcgBlocks blocks of n×BlockSize values, 16 with B and
+// 12 without, the copy of the deflated vectors and with B their products
+// B·q, n×d each, three 3·BlockSize square projected matrices with the
+// eigensolve's workspace, and the check of the result: the solver's n×(K
+// − d) vectors and finish's products; 8 bytes a value, saturating at
 // math.MaxInt64), and projected, the order 3·BlockSize of the matrix each
 // iteration's Rayleigh–Ritz step diagonalizes (gonum's mat.EigenSym, with
 // its vectors, which takes no context: Solve polls its context once an
-// iteration, between such steps). BlockSize is l's, or K − d + max(2,
-// ⌈(K − d)/2⌉) when 0. It describes the iterative solve: Solve passes a
-// problem whose complement of the deflated vectors has fewer than
-// 4·BlockSize dimensions to the dense solver instead (DenseBytes), and
-// one of K = d allocates nothing of this. A front end that bounds a
-// request's memory and time before it runs (tether serve) counts the
-// same bytes the solver refuses at. Cost O(1).
+// iteration, between such steps). BlockSize is the effective block size:
+// l's (at least K − d), or K − d + max(2, ⌈(K − d)/2⌉) when 0. It
+// describes the iterative solve: Solve passes a problem whose complement
+// of the deflated vectors has fewer than 4·BlockSize dimensions to the
+// dense solver instead (DenseBytes), and one of K = d allocates nothing
+// of this. A front end that bounds a request's memory and time before it
+// runs (tether serve) counts the same bytes the solver refuses at. Cost
+// O(1).
 func (l LOBPCG) Workspace(n, k, d int, generalized bool) (bytes int64, projected int) {
 	bs := l.blockSize(max(k-d, 0))
-	return sat(lobpcgBytes(n, d, bs, generalized)), 3 * bs
+	return sat(lobpcgBytes(n, d, bs, k, generalized)), 3 * bs
 }
 
 // lobpcgBlocks returns the number of n×bs blocks newLobpcgWork allocates:
@@ -221,24 +253,36 @@ func lobpcgBlocks(gen bool) int {
 	return 12
 }
 
-// lobpcgBytes returns the memory of newLobpcgWork's workspace and of the
-// Rayleigh–Ritz step, as Settings.MaxDenseBytes counts it:
-// lobpcgBlocks(gen) blocks of n×bs values, with B the n×d products B·q
-// of the deflated vectors, and three 3bs×3bs matrices (the projected
-// matrix, its symmetric copy and its eigenvectors), 8 bytes a value, as a
-// float64 so that it cannot overflow. The result's n×K vectors are not
-// counted, as for Lanczos. Cost O(1).
-func lobpcgBytes(n, d, bs int, gen bool) float64 {
-	vals := float64(lobpcgBlocks(gen)) * float64(n) * float64(bs)
+// lobpcgBytes returns the memory a LOBPCG solve of k pairs, d of them
+// deflated, with block size bs holds at its peak besides the n×k vectors
+// it returns, as Settings.MaxDenseBytes counts it, 8 bytes a value, as a
+// float64 so that it cannot overflow:
+//   - newLobpcgWork's lobpcgBlocks(gen) blocks of n×bs values, the copy
+//     of the deflated vectors q and with B their products B·q (n×d each);
+//   - the projected matrices, s3 = 3bs: the matrix SᵀAS (w.gram) and the
+//     eigenvectors w.ev, s3×s3 each, held throughout, and what the
+//     Rayleigh–Ritz step adds to them: gonum's EigenSym's copy of the
+//     matrix and its workspace (eigWork·s3 values); the other steps add
+//     less (the s3×2bs Ritz coefficients, svqb's bs×bs matrices) but for
+//     the projection's d×bs coefficients on the deflated vectors;
+//   - finishBytes(n, k, k − d, gen): the check of the result, which a
+//     collector that has not yet reclaimed the workspace sees beside it.
+//
+// Cost O(1).
+func lobpcgBytes(n, d, bs, k int, gen bool) float64 {
+	fn, fd := float64(n), float64(d)
+	vals := float64(lobpcgBlocks(gen))*fn*float64(bs) + fn*fd
 	if gen {
-		vals += float64(n) * float64(d)
+		vals += fn * fd
 	}
 	s3 := 3 * float64(bs)
-	return 8 * (vals + 3*s3*s3)
+	vals += 2*s3*s3 + max(s3*s3+eigWork*s3, fd*float64(bs))
+	return 8*vals + finishBytes(n, k, k-d, gen)
 }
 
-// newLobpcgWork allocates the workspace: lobpcgBytes(n, d, bs, p.B !=
-// nil) less the projected matrices. Cost O(n·bs) (B·q is computed by
+// newLobpcgWork allocates the workspace: the blocks of lobpcgBytes and
+// the s3×s3 matrix w.gram (setupDeflation the copy of q and B·q, the
+// iteration the rest). Cost O(n·bs) (B·q is computed by
 // setupDeflation).
 func newLobpcgWork(p Problem, n, d, bs int, t Operator, cfg config) *lobpcgWork {
 	s3 := 3 * bs
@@ -246,7 +290,7 @@ func newLobpcgWork(p Problem, n, d, bs int, t Operator, cfg config) *lobpcgWork 
 		a: p.A, b: p.B, t: t, n: n, bs: bs, s3: s3, which: p.Which, cfg: cfg, gen: p.B != nil,
 		sBuf: make([]float64, n*s3), asBuf: make([]float64, n*s3), nBuf: make([]float64, n*s3),
 		u: make([]float64, n*bs), au: make([]float64, n*bs), tu: make([]float64, n*bs),
-		theta: make([]float64, s3), rel: make([]float64, bs),
+		theta: make([]float64, s3), rel: make([]float64, bs), gram: make([]float64, s3*s3),
 		xnorm: make([]float64, bs), rnorm: make([]float64, bs), before: make([]float64, bs), after: make([]float64, bs),
 	}
 	w.mulA = counted(p.A, &w.matvecs)
@@ -474,12 +518,13 @@ func (w *lobpcgWork) svqb(c int) (int, float64, error) {
 			gs.SetSym(a, b, v*dsc[a]*dsc[b])
 		}
 	}
-	if !w.es.Factorize(gs, true) {
+	var es mat.EigenSym
+	if !es.Factorize(gs, true) {
 		return 0, 0, fmt.Errorf("%w: Gram matrix eigendecomposition failed (LOBPCG)", ErrNoConvergence)
 	}
-	lam := w.es.Values(nil)
+	lam := es.Values(nil)
 	w.ev.Reset()
-	w.es.VectorsTo(&w.ev)
+	es.VectorsTo(&w.ev)
 	if lam[0] < -1e-8*lam[k-1] {
 		return 0, 0, fmt.Errorf("%w: B-Gram matrix has eigenvalue %.3g (LOBPCG)", ErrNotPositiveDefinite, lam[0])
 	}
@@ -744,30 +789,38 @@ func (w *lobpcgWork) refresh() {
 func (w *lobpcgWork) rayleighRitz(ctx context.Context, s, np int, active []int) error {
 	n, bs, s3 := w.n, w.bs, w.s3
 	sv := w.cols(w.sBuf, 0, s)
-	g := blas64.General{Rows: s, Cols: s, Stride: s, Data: make([]float64, s*s)}
+	// The projected matrix SᵀAS in w.gram, symmetrized in place into its
+	// upper triangle (each entry (i, j), j > i, reads (j, i) of the lower
+	// one, which is not written), which the eigensolve reads: no copy of
+	// it is made besides EigenSym's, and es is new each step, so that the
+	// previous step's vectors are not held while it runs (lobpcgBytes
+	// counts w.gram, EigenSym's copy and w.ev).
+	g := blas64.General{Rows: s, Cols: s, Stride: s, Data: w.gram[:s*s]}
 	gemm(blas.Trans, blas.NoTrans, 1, sv, w.cols(w.asBuf, 0, s), 0, g)
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	gs := mat.NewSymDense(s, nil)
 	for i := 0; i < s; i++ {
 		for j := i; j < s; j++ {
 			v := 0.5 * (g.Data[i*s+j] + g.Data[j*s+i])
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				return fmt.Errorf("%w produced by the operator (LOBPCG Rayleigh–Ritz)", ErrNonFinite)
 			}
-			gs.SetSym(i, j, v)
+			g.Data[i*s+j] = v
 		}
 	}
-	if !w.es.Factorize(gs, true) {
+	var gs mat.SymDense
+	gs.SetRawSymmetric(blas64.Symmetric{Uplo: blas.Upper, N: s, Stride: s, Data: g.Data})
+	var es mat.EigenSym
+	if !es.Factorize(&gs, true) {
 		return fmt.Errorf("%w: projected eigenproblem failed (LOBPCG)", ErrNoConvergence)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	lam := w.es.Values(nil)
+	lam := es.Values(nil)
 	w.ev.Reset()
-	w.es.VectorsTo(&w.ev)
+	es.VectorsTo(&w.ev)
 	// Coefficients: columns [0, bs) select X, then P's directions.
 	nnew := bs
 	if s > bs {

@@ -18,8 +18,9 @@ type memoryBound struct {
 
 // guardMemory returns s with the run's memory bounds (internal/memguard),
 // mib MiB (-max-memory-mib) or, when mib is 0, 3/4 of the available
-// memory (the machine's or its container's): a dense eigensolve or
-// Lanczos basis (eigen.Settings.MaxDenseBytes) or a method's n×K blocks
+// memory (the machine's or its container's): an eigensolve's memory
+// (eigen.Settings.MaxDenseBytes: a dense solve, Lanczos's basis and its
+// growth, BlockLanczos's and LOBPCG's blocks) or a method's n×K blocks
 // (cluster.Settings.MaxBlockBytes) needing more is refused with an error
 // naming the bytes and the remedy, before anything is allocated: -k 35000
 // on 200 000 nodes asked for 168 GB a dense block, and -partial-labels

@@ -1,10 +1,13 @@
 // Package memguard bounds the memory of one clustering run of a command
 // (tether cluster, a job) by the memory the machine has, so that a
-// request too large for it (a dense eigensolve of k near n, label
-// propagation over as many classes as nodes) is refused with an error
-// naming the bytes it needs instead of killing the process ("fatal error:
-// out of memory", which no recover catches). It sets the library's own
-// bounds, eigen.Settings.MaxDenseBytes and cluster.Settings.MaxBlockBytes,
+// request too large for it (a dense eigensolve of k near n, a Lanczos,
+// BlockLanczos or LOBPCG basis of too many vectors, label propagation over
+// as many classes as nodes) is refused with an error naming the bytes it
+// needs instead of killing the process ("fatal error: out of memory",
+// which no recover catches). It sets the library's own bounds,
+// eigen.Settings.MaxDenseBytes (dense solves, Lanczos's basis and its
+// growth, BlockLanczos's and LOBPCG's blocks and projected matrices) and
+// cluster.Settings.MaxBlockBytes,
 // which tether serve sets from its -max-request-mib; a library user who
 // sets neither keeps no bound. The bound is Bound() unless the command
 // is given one (tether cluster -max-memory-mib, a job's max_memory_mib:
