@@ -683,12 +683,8 @@ func (s *Server) handleData(w http.ResponseWriter, r *http.Request, ss *session)
 	var src Source
 	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if ct == "application/json" {
-		if r.URL.RawQuery != "" {
-			// The upload's options (checkQuery let them through) would
-			// be ignored: a JSON body gives them in its options.
-			s.fail(w, fmt.Errorf("%w: query parameters (%s) are options of an upload (a body that is not JSON); a JSON body gives them in its \"options\"", errBadInput, strings.Join(slices.Sorted(maps.Keys(r.URL.Query())), ", ")))
-			return
-		}
+		// checkQuery refused a query with a JSON body (its options
+		// would be ignored) before this request waited for its turn.
 		var req dataRequest
 		if err := decode(r, &req); err != nil {
 			s.fail(w, err)
