@@ -606,8 +606,9 @@ func (ss *sessionView) info() sessionInfo {
 // session to name yet, and no body), but gives the load what withSession
 // gives a request: the session counts the request in flight from its
 // creation until the reply (store.createAcquired, store.release), so a
-// session created or charged meanwhile does not evict it, as the least
-// recently used one without data, while it loads, and the load stops
+// session created meanwhile past the cap is refused (503) rather than
+// evict it or an idle session holding data (store.evictForCap), one
+// charged does not evict it while it loads, and the load stops
 // when the session is dropped all the same (evicted once every session
 // has a request in flight), answered 503 naming why instead of 201 with
 // an id that names nothing. The compute deadline and the workers are s.compute's; a panic
