@@ -128,7 +128,7 @@ func TestCreateInFlight(t *testing.T) {
 	}
 	release()
 	r := <-dReply
-	if r.code != http.StatusServiceUnavailable || !strings.Contains(string(r.body), "dropped while its initial data loaded") || strings.Contains(string(r.body), `"id"`) {
+	if r.code != http.StatusServiceUnavailable || !strings.Contains(string(r.body), "dropped before its creation ended") || strings.Contains(string(r.body), `"id"`) {
 		t.Errorf("create, its session deleted while loading: status %d, %s; want 503 naming why", r.code, r.body)
 	}
 }
@@ -142,4 +142,39 @@ func (st *store) ids() map[string]bool {
 		out[id] = true
 	}
 	return out
+}
+
+// TestCreateDroppedAtCommit: a session dropped after its initial data
+// loaded and were committed, before the reply (an eviction once every
+// session has a request in flight), makes the creation answer 503 without
+// an id, and is forgotten: the "dropped while loading" check ran before
+// the commit, so such a drop still got 201 with an id that named nothing.
+// With and without initial data (-input).
+func TestCreateDroppedAtCommit(t *testing.T) {
+	g, err := graph.FromEdges(3, []graph.Edge{{I: 0, J: 1, W: 1}, {I: 1, J: 2, W: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, initial := range []*input.Data{{Name: "path", Graph: g}, nil} {
+		cfg := Config{Initial: initial}
+		if initial != nil {
+			cfg.InitialSource = Source{Initial: true}
+		}
+		s := newTest(t, cfg)
+		var dropped string
+		s.createdHook = func(ss *session) {
+			dropped = ss.id
+			if initial != nil && ss.data != initial {
+				t.Errorf("hook before the commit")
+			}
+			s.sessions.delete(ss.id)
+		}
+		code, body := call(t, s, "POST", "/api/sessions", "", nil)
+		if code != http.StatusServiceUnavailable || !strings.Contains(string(body), "dropped before its creation ended") || strings.Contains(string(body), `"id"`) {
+			t.Errorf("initial %v: create, its session dropped at the commit: status %d, %s; want 503 without an id", initial != nil, code, body)
+		}
+		if _, known := s.sessions.dropped(dropped); known || s.sessions.len() != 0 {
+			t.Errorf("initial %v: the failed creation's session is remembered (%v) or kept (%d sessions)", initial != nil, known, s.sessions.len())
+		}
+	}
 }

@@ -611,7 +611,8 @@ func (ss *sessionView) info() sessionInfo {
 // charged does not evict it while it loads, and the load stops
 // when the session is dropped all the same (evicted once every session
 // has a request in flight), answered 503 naming why instead of 201 with
-// an id that names nothing. The compute deadline and the workers are s.compute's; a panic
+// an id that names nothing, checked after the commit (a drop after the
+// check is one after the reply). The compute deadline and the workers are s.compute's; a panic
 // is guard's (500), after which the session, whose id no reply gave, is
 // discarded.
 func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
@@ -636,20 +637,29 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		defer gone(nil)
 		defer context.AfterFunc(ss.done, func() { gone(context.Cause(ss.done)) })()
 		var next sessionState
-		err := s.compute(ctx, func(ctx context.Context) (err error) {
+		err = s.compute(ctx, func(ctx context.Context) (err error) {
 			next, err = s.newData(ctx, s.cfg.Initial, s.cfg.InitialSource)
 			return err
 		})
-		if ss.done.Err() != nil {
-			err = fmt.Errorf("%w: the new session was dropped while its initial data loaded, which stopped (%v); try again", errBusy, context.Cause(ss.done))
+		if err == nil {
+			s.commit(ss, next)
 		}
-		if err != nil {
-			// Not remembered as dropped: the reply does not give the
-			// id (store.discard, deferred above).
-			s.fail(w, err)
-			return
-		}
-		s.commit(ss, next)
+	}
+	if s.createdHook != nil {
+		s.createdHook(ss)
+	}
+	// Checked after the commit, the last step before the reply: checked
+	// before it, a drop in between (an eviction once every session has
+	// a request in flight) still got 201 with an id that named nothing.
+	// A drop after this check is one after the reply.
+	if ss.done.Err() != nil {
+		err = fmt.Errorf("%w: the new session was dropped before its creation ended (while its initial data loaded, if any), which stopped (%v); try again", errBusy, context.Cause(ss.done))
+	}
+	if err != nil {
+		// Not remembered as dropped: the reply does not give the id
+		// (store.discard, deferred above).
+		s.fail(w, err)
+		return
 	}
 	created = true
 	s.writeJSON(w, http.StatusCreated, ss.info())

@@ -216,6 +216,10 @@ type Server struct {
 	// bodyStep is the constant bodyStep, the time a request body has for
 	// each bodyChunk bytes (rateBody; tests shorten it).
 	bodyStep time.Duration
+	// createdHook, nil but in tests, is called by handleCreate once the
+	// new session's initial data are committed, before it checks that
+	// the session was not dropped meanwhile and replies.
+	createdHook func(*session)
 
 	// bodyBudget bounds the bytes of the request bodies held at once by
 	// requests reading theirs (withSession) or that have read them and
