@@ -880,7 +880,49 @@ func runConstraintsClosure(ctx context.Context, m *Main, args []string) error {
 		return m.writeOutput(ctx, "", writeMD)
 	}
 	mdPath := filepath.Join(outDir, "closure.md")
-	return m.stageOutput(ctx, mdPath, m.Stderr, fmt.Sprintf("constraints closure: wrote %s, closure.csv and the figures into %s", mdPath, outDir), writeMD)
+	var w io.Writer
+	line := closureLine(outDir, slices.Sorted(maps.Keys(out.Files)))
+	if line != "" {
+		w = m.Stderr
+	}
+	return m.stageOutputLine(ctx, mdPath, w, line, writeMD)
+}
+
+// closureLine returns the line naming what constraints closure put in
+// dir: its page closure.md and files (closure.csv and the figures, already
+// written), each as what it is: a regular file (or one not there yet, the
+// page) "wrote", a device or FIFO "sent output to", the null device (or a
+// link to it) not at all (specialLine); "" when every one went to the null
+// device. All regular: "constraints closure: wrote DIR/closure.md,
+// closure.csv and the figures into DIR". The combined line said "sent
+// output to …/closure.md, closure.csv and the figures" for a FIFO page,
+// and vanished for a page linked to /dev/null, though the other files
+// were written. Cost: two stats per file.
+func closureLine(dir string, files []string) string {
+	var wrote, sent []string
+	for _, name := range append([]string{"closure.md"}, files...) {
+		p := filepath.Join(dir, name)
+		switch {
+		case !isSpecialFile(p):
+			wrote = append(wrote, name)
+		case specialLine(p, "wrote "+p) != "":
+			sent = append(sent, p)
+		}
+	}
+	if len(sent) == 0 && len(wrote) == len(files)+1 {
+		return fmt.Sprintf("constraints closure: wrote %s, closure.csv and the figures into %s", filepath.Join(dir, "closure.md"), dir)
+	}
+	var parts []string
+	if len(wrote) > 0 {
+		parts = append(parts, fmt.Sprintf("wrote %s into %s", strings.Join(wrote, ", "), dir))
+	}
+	if len(sent) > 0 {
+		parts = append(parts, "sent output to "+strings.Join(sent, ", "))
+	}
+	if parts == nil {
+		return ""
+	}
+	return "constraints closure: " + strings.Join(parts, "; ")
 }
 
 // consParseInts parses a comma-separated list of integers, empty items

@@ -56,13 +56,19 @@ func (m *Main) writeReported(ctx context.Context, path string, report bool, writ
 // claiming one was written (specialLine): none for /dev/null, "sent …"
 // for the others.
 func (m *Main) stageOutput(ctx context.Context, path string, w io.Writer, msg string, write func(io.Writer) error) error {
-	if path == "" || isStdout(path) {
-		return write(m.Stdout)
-	}
-	if w != nil && isSpecialFile(path) {
+	if w != nil && path != "" && !isStdout(path) && isSpecialFile(path) {
 		if msg = specialLine(path, msg); msg == "" {
 			w = nil
 		}
+	}
+	return m.stageOutputLine(ctx, path, w, msg, write)
+}
+
+// stageOutputLine is stageOutput printing msg as it is, whatever path is:
+// for a line that names several files, each as what it is (closure's).
+func (m *Main) stageOutputLine(ctx context.Context, path string, w io.Writer, msg string, write func(io.Writer) error) error {
+	if path == "" || isStdout(path) {
+		return write(m.Stdout)
 	}
 	if m.outputs == nil {
 		if err := atomicfile.Write(ctx, path, write); err != nil {

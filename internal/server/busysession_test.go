@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"net/http"
 	"sync"
 	"testing"
@@ -68,6 +69,10 @@ func (st *store) evictNow() { st.get("none") }
 // (create) evict a session with no request in flight before one with,
 // even one used more recently; only when every candidate has one do they
 // fall back to the least recently used, and the budget and cap still hold.
+// At the cap a session without data goes first, an idle one; when the
+// only ones without data are busy (loading), the creation is refused
+// (errBusy) and nothing is evicted: a session holding data went before an
+// empty busy one, so creations waiting for workers dropped users' work.
 func TestBusySessionLRU(t *testing.T) {
 	cases := []struct {
 		name      string
@@ -85,9 +90,12 @@ func TestBusySessionLRU(t *testing.T) {
 		{"budget: b busy, a goes", false, false, true, 400, 400, true, false},
 		{"cap: busy a kept, idle b goes", true, true, false, 0, 0, false, true},
 		{"cap: neither busy, LRU a goes", true, false, false, 0, 0, true, false},
-		{"cap: both busy, LRU a goes", true, true, true, 0, 0, true, false},
-		{"cap: busy a without data kept, idle b with data goes", true, true, false, 0, 400, false, true},
+		{"cap: both busy without data, creation refused", true, true, true, 0, 0, false, false},
+		{"cap: busy a without data kept, idle b with data kept, creation refused", true, true, false, 0, 400, false, false},
 		{"cap: neither busy, a without data goes first", true, false, false, 0, 400, true, false},
+		{"cap: idle a with data kept, idle b without data goes", true, false, false, 400, 0, false, true},
+		{"cap: both hold data, busy a kept, idle b goes", true, true, false, 400, 400, false, true},
+		{"cap: both hold data and are busy, LRU a goes", true, true, true, 400, 400, true, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -117,7 +125,13 @@ func TestBusySessionLRU(t *testing.T) {
 				st.get(b.id)
 			}
 			step()
-			x, _ := st.create()
+			x, err := st.create()
+			// Refused (errBusy) exactly when the cap is reached, no
+			// session without data is idle and one is busy.
+			refused := c.cap && !(c.dataA == 0 && !c.busyA) && !(c.dataB == 0 && !c.busyB) && (c.dataA == 0 || c.dataB == 0)
+			if refused != (err != nil) || err != nil && !errors.Is(err, errBusy) {
+				t.Fatalf("create: error %v, want refused (errBusy) %v", err, refused)
+			}
 			if !c.cap {
 				st.charge(x, 400)
 			}
@@ -127,7 +141,7 @@ func TestBusySessionLRU(t *testing.T) {
 			if got := !st.has(b.id); got != c.wantGoneB {
 				t.Errorf("b gone = %v, want %v", got, c.wantGoneB)
 			}
-			if !st.has(x.id) {
+			if !refused && !st.has(x.id) {
 				t.Errorf("the new session is missing")
 			}
 			if n := st.len(); n > max {

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/input"
@@ -13,12 +14,17 @@ import (
 
 // TestCreateInFlight: a session being created counts its request in
 // flight while its initial data load (-input) waits for a worker or
-// computes, as withSession's requests do: a session created meanwhile
-// past the cap evicts the idle one that holds data, not the one loading
-// (the least recently used without data, which handleCreate's session
-// was, loading, before: its 201 then gave an id that named nothing); and
-// when every session is in flight and the loading one is evicted after
-// all, its creation answers 503 naming why, not 201.
+// computes, as withSession's requests do, and a burst of creations past
+// the cap while it loads is refused 503 ("retry"), evicting neither it
+// nor the idle sessions holding data. Before, this test asserted that a
+// creation past the cap evicted the idle session holding data rather than
+// the loading one: that kept the loading session, but let a client firing
+// MaxSessions creations while the workers were busy drop every idle
+// session holding a user's work, against the rule that creating sessions
+// cannot drop another's work (docs/api.md). When every session holds data
+// and has a request in flight, a creation still evicts one, and a
+// creation whose session is evicted while it loads answers 503 naming
+// why, not 201.
 func TestCreateInFlight(t *testing.T) {
 	var edges []graph.Edge
 	for i := range 40 {
@@ -29,7 +35,7 @@ func TestCreateInFlight(t *testing.T) {
 		t.Fatal(err)
 	}
 	initial := &input.Data{Name: "ring", Graph: g}
-	s := newTest(t, Config{Workers: 1, MaxSessions: 2, Initial: initial, InitialSource: Source{Initial: true}})
+	s := newTest(t, Config{Workers: 1, MaxSessions: 3, Initial: initial, InitialSource: Source{Initial: true}})
 	created := func(r callReply) string {
 		t.Helper()
 		var info sessionInfo
@@ -38,7 +44,8 @@ func TestCreateInFlight(t *testing.T) {
 		}
 		return info.ID
 	}
-	a := created(<-callAsync(t, s, "POST", "/api/sessions", "", nil))
+	a1 := created(<-callAsync(t, s, "POST", "/api/sessions", "", nil))
+	a2 := created(<-callAsync(t, s, "POST", "/api/sessions", "", nil))
 	// The one worker busy: the next creation waits for it to load.
 	release, err := s.acquire(context.Background())
 	if err != nil {
@@ -54,32 +61,56 @@ func TestCreateInFlight(t *testing.T) {
 		}
 		return ""
 	}
-	waitFor(t, "the second session created", func() bool { return others(a) != "" })
-	loading := others(a)
-	cReply := callAsync(t, s, "POST", "/api/sessions", "", nil)
-	waitFor(t, "the third session created", func() bool { return others(a, loading) != "" })
-	release()
-	b := created(<-bReply)
-	c := created(<-cReply)
-	if b != loading {
-		t.Fatalf("the second creation replied %s, the store held %s", b, loading)
+	waitFor(t, "the third session created", func() bool { return others(a1, a2) != "" })
+	loading := others(a1, a2)
+	// A burst of creations, as many as the cap, while b loads: each
+	// refused at once.
+	var burst []<-chan callReply
+	for range 3 {
+		burst = append(burst, callAsync(t, s, "POST", "/api/sessions", "", nil))
 	}
-	for _, id := range []string{b, c} {
-		if code, body := call(t, s, "GET", "/api/sessions/"+id, "", nil); code != http.StatusOK {
-			t.Errorf("GET the session %s created (201): status %d, %s", id, code, body)
+	var late []<-chan callReply
+	for _, r := range burst {
+		select {
+		case got := <-r:
+			if got.code != http.StatusServiceUnavailable || !strings.Contains(string(got.body), "loading their data") || strings.Contains(string(got.body), `"id"`) {
+				t.Errorf("create past the cap while a session loads: status %d, %s; want 503 saying a session is loading", got.code, got.body)
+			}
+		case <-time.After(10 * time.Second):
+			t.Errorf("create past the cap while a session loads: no reply after 10 s (it waits for a worker); want 503 at once")
+			late = append(late, r)
 		}
 	}
-	if code, body := call(t, s, "GET", "/api/sessions/"+a, "", nil); code != http.StatusNotFound || !strings.Contains(string(body), "cap of 2 sessions") {
-		t.Errorf("GET the idle session a: status %d, %s; want 404, evicted for the cap", code, body)
+	for _, id := range []string{a1, a2, loading} {
+		if !s.sessions.has(id) {
+			t.Errorf("session %s (idle with data, or loading) evicted by the burst of creations", id)
+		}
+	}
+	release()
+	for _, r := range late {
+		<-r
+	}
+	b := created(<-bReply)
+	if b != loading {
+		t.Fatalf("the third creation replied %s, the store held %s", b, loading)
+	}
+	for _, id := range []string{a1, a2, b} {
+		if code, body := call(t, s, "GET", "/api/sessions/"+id, "", nil); code != http.StatusOK {
+			t.Errorf("GET the session %s (idle with data, or created 201): status %d, %s", id, code, body)
+		}
+	}
+	if n := s.sessions.len(); n != 3 {
+		t.Errorf("%d sessions after the burst, want 3", n)
 	}
 
-	// Dropped while it loads (deleted here, as an eviction when every
-	// session has a request in flight would): the creation says so.
+	// Every session holds data and has a request in flight: a creation
+	// evicts one. Its own session dropped while it loads (deleted here,
+	// as such an eviction would): the creation says so.
 	release, err = s.acquire(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, id := range []string{b, c} {
+	for _, id := range []string{a1, a2, b} {
 		ss, ok := s.sessions.acquire(id)
 		if !ok {
 			t.Fatalf("session %s gone", id)
@@ -87,19 +118,17 @@ func TestCreateInFlight(t *testing.T) {
 		defer s.sessions.release(ss)
 	}
 	dReply := callAsync(t, s, "POST", "/api/sessions", "", nil)
-	waitFor(t, "the fourth session created", func() bool { return !s.sessions.has(b) || !s.sessions.has(c) })
-	var d string
-	for id := range s.sessions.ids() {
-		if id != b && id != c {
-			d = id
-		}
+	waitFor(t, "the fourth session created", func() bool { return others(a1, a2, b) != "" })
+	d := others(a1, a2, b)
+	if s.sessions.has(a1) {
+		t.Errorf("the least recently used session a1 kept past the cap, every session busy")
 	}
 	if !s.sessions.delete(d) {
 		t.Fatalf("the loading session %q is not in the store", d)
 	}
 	release()
 	r := <-dReply
-	if r.code != http.StatusServiceUnavailable || !strings.Contains(string(r.body), "dropped while its initial data loaded") || strings.Contains(string(r.body), `"id"`) {
+	if r.code != http.StatusServiceUnavailable || !strings.Contains(string(r.body), "dropped before its creation ended") || strings.Contains(string(r.body), `"id"`) {
 		t.Errorf("create, its session deleted while loading: status %d, %s; want 503 naming why", r.code, r.body)
 	}
 }
@@ -113,4 +142,39 @@ func (st *store) ids() map[string]bool {
 		out[id] = true
 	}
 	return out
+}
+
+// TestCreateDroppedAtCommit: a session dropped after its initial data
+// loaded and were committed, before the reply (an eviction once every
+// session has a request in flight), makes the creation answer 503 without
+// an id, and is forgotten: the "dropped while loading" check ran before
+// the commit, so such a drop still got 201 with an id that named nothing.
+// With and without initial data (-input).
+func TestCreateDroppedAtCommit(t *testing.T) {
+	g, err := graph.FromEdges(3, []graph.Edge{{I: 0, J: 1, W: 1}, {I: 1, J: 2, W: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, initial := range []*input.Data{{Name: "path", Graph: g}, nil} {
+		cfg := Config{Initial: initial}
+		if initial != nil {
+			cfg.InitialSource = Source{Initial: true}
+		}
+		s := newTest(t, cfg)
+		var dropped string
+		s.createdHook = func(ss *session) {
+			dropped = ss.id
+			if initial != nil && ss.data != initial {
+				t.Errorf("hook before the commit")
+			}
+			s.sessions.delete(ss.id)
+		}
+		code, body := call(t, s, "POST", "/api/sessions", "", nil)
+		if code != http.StatusServiceUnavailable || !strings.Contains(string(body), "dropped before its creation ended") || strings.Contains(string(body), `"id"`) {
+			t.Errorf("initial %v: create, its session dropped at the commit: status %d, %s; want 503 without an id", initial != nil, code, body)
+		}
+		if _, known := s.sessions.dropped(dropped); known || s.sessions.len() != 0 {
+			t.Errorf("initial %v: the failed creation's session is remembered (%v) or kept (%d sessions)", initial != nil, known, s.sessions.len())
+		}
+	}
 }

@@ -606,11 +606,13 @@ func (ss *sessionView) info() sessionInfo {
 // session to name yet, and no body), but gives the load what withSession
 // gives a request: the session counts the request in flight from its
 // creation until the reply (store.createAcquired, store.release), so a
-// session created or charged meanwhile does not evict it, as the least
-// recently used one without data, while it loads, and the load stops
+// session created meanwhile past the cap is refused (503) rather than
+// evict it or an idle session holding data (store.evictForCap), one
+// charged does not evict it while it loads, and the load stops
 // when the session is dropped all the same (evicted once every session
 // has a request in flight), answered 503 naming why instead of 201 with
-// an id that names nothing. The compute deadline and the workers are s.compute's; a panic
+// an id that names nothing, checked after the commit (a drop after the
+// check is one after the reply). The compute deadline and the workers are s.compute's; a panic
 // is guard's (500), after which the session, whose id no reply gave, is
 // discarded.
 func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
@@ -635,20 +637,29 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		defer gone(nil)
 		defer context.AfterFunc(ss.done, func() { gone(context.Cause(ss.done)) })()
 		var next sessionState
-		err := s.compute(ctx, func(ctx context.Context) (err error) {
+		err = s.compute(ctx, func(ctx context.Context) (err error) {
 			next, err = s.newData(ctx, s.cfg.Initial, s.cfg.InitialSource)
 			return err
 		})
-		if ss.done.Err() != nil {
-			err = fmt.Errorf("%w: the new session was dropped while its initial data loaded, which stopped (%v); try again", errBusy, context.Cause(ss.done))
+		if err == nil {
+			s.commit(ss, next)
 		}
-		if err != nil {
-			// Not remembered as dropped: the reply does not give the
-			// id (store.discard, deferred above).
-			s.fail(w, err)
-			return
-		}
-		s.commit(ss, next)
+	}
+	if s.createdHook != nil {
+		s.createdHook(ss)
+	}
+	// Checked after the commit, the last step before the reply: checked
+	// before it, a drop in between (an eviction once every session has
+	// a request in flight) still got 201 with an id that named nothing.
+	// A drop after this check is one after the reply.
+	if ss.done.Err() != nil {
+		err = fmt.Errorf("%w: the new session was dropped before its creation ended (while its initial data loaded, if any), which stopped (%v); try again", errBusy, context.Cause(ss.done))
+	}
+	if err != nil {
+		// Not remembered as dropped: the reply does not give the id
+		// (store.discard, deferred above).
+		s.fail(w, err)
+		return
 	}
 	created = true
 	s.writeJSON(w, http.StatusCreated, ss.info())
@@ -683,12 +694,8 @@ func (s *Server) handleData(w http.ResponseWriter, r *http.Request, ss *session)
 	var src Source
 	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if ct == "application/json" {
-		if r.URL.RawQuery != "" {
-			// The upload's options (checkQuery let them through) would
-			// be ignored: a JSON body gives them in its options.
-			s.fail(w, fmt.Errorf("%w: query parameters (%s) are options of an upload (a body that is not JSON); a JSON body gives them in its \"options\"", errBadInput, strings.Join(slices.Sorted(maps.Keys(r.URL.Query())), ", ")))
-			return
-		}
+		// checkQuery refused a query with a JSON body (its options
+		// would be ignored) before this request waited for its turn.
 		var req dataRequest
 		if err := decode(r, &req); err != nil {
 			s.fail(w, err)

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestUnknownQueryRefused: every endpoint (apiRoutes, so a new one is
@@ -45,5 +46,45 @@ func TestUnknownQueryRefused(t *testing.T) {
 		if code != c.code || !strings.Contains(string(b), c.want) {
 			t.Errorf("POST …%s: status %d, %s; want %d with %q", c.path, code, b, c.code, c.want)
 		}
+	}
+}
+
+// TestJSONQueryRefusedWhileBusy: POST …/data with a JSON body and a query
+// (the upload's options, which a JSON body gives in its "options") is
+// refused 400 at once, while another request holds the session: the
+// refusal was made inside handleData, after withSession had waited for
+// the session's turn (behind a clustering, up to the compute limit).
+func TestJSONQueryRefusedWhileBusy(t *testing.T) {
+	s := newTest(t, Config{})
+	id := newSession(t, s, 30)
+	release := make(chan struct{})
+	entered := make(chan struct{}, 1)
+	s.mux.HandleFunc("POST /api/sessions/{id}/test-hold", s.withSession(func(w http.ResponseWriter, r *http.Request, ss *session) {
+		entered <- struct{}{}
+		<-release
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	held := callAsync(t, s, "POST", "/api/sessions/"+id+"/test-hold", "application/json", []byte(`{}`))
+	<-entered
+	refused := callAsync(t, s, "POST", "/api/sessions/"+id+"/data?name=a.json", "application/json; charset=utf-8", []byte(`{"generate":{"name":"moons","seed":1,"params":{"n":20}}}`))
+	late := false
+	select {
+	case got := <-refused:
+		if got.code != http.StatusBadRequest || !strings.Contains(string(got.body), "query parameters (name) are options of an upload") {
+			t.Errorf("JSON body with a query: status %d, %s; want 400 naming name", got.code, got.body)
+		}
+	case <-time.After(5 * time.Second):
+		t.Errorf("JSON body with a query: no reply after 5 s while the session was busy; want 400 at once")
+		late = true
+	}
+	close(release)
+	if got := <-held; got.code != http.StatusNoContent {
+		t.Errorf("holding request: status %d, %s", got.code, got.body)
+	}
+	if late {
+		<-refused // the old code's reply, once its turn came
+	}
+	if info, ok := s.sessions.get(id); !ok || info.data == nil || info.data.Graph.N() != 30 {
+		t.Errorf("the session changed under the refused request")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"log"
 	"maps"
+	"mime"
 	"net"
 	"net/http"
 	"net/netip"
@@ -215,6 +216,10 @@ type Server struct {
 	// bodyStep is the constant bodyStep, the time a request body has for
 	// each bodyChunk bytes (rateBody; tests shorten it).
 	bodyStep time.Duration
+	// createdHook, nil but in tests, is called by handleCreate once the
+	// new session's initial data are committed, before it checks that
+	// the session was not dropped meanwhile and replies.
+	createdHook func(*session)
 
 	// bodyBudget bounds the bytes of the request bodies held at once by
 	// requests reading theirs (withSession) or that have read them and
@@ -338,7 +343,7 @@ func (s *Server) routes() {
 	})
 	api := http.NewServeMux() // the API alone, to find a path's methods
 	for _, r := range s.apiRoutes() {
-		h := s.checkQuery(r.pattern, r.query, r.handler)
+		h := s.checkQuery(r, r.handler)
 		mux.HandleFunc(r.pattern, h)
 		api.HandleFunc(r.pattern, h)
 	}
@@ -371,20 +376,30 @@ func allowedMethods(api *http.ServeMux, r *http.Request) []string {
 
 // route is one endpoint of the API: its ServeMux pattern ("METHOD path"),
 // handler, and the query parameters it takes (nil: none), any other of
-// which is refused (checkQuery).
+// which is refused (checkQuery). uploadQuery marks an endpoint whose query
+// holds the options of an upload, a body that is not JSON: a JSON body
+// gives them in the body and takes no query (checkQuery).
 type route struct {
-	pattern string
-	handler http.HandlerFunc
-	query   []string
+	pattern     string
+	handler     http.HandlerFunc
+	query       []string
+	uploadQuery bool
 }
 
-// checkQuery returns h refusing (400) a request to the endpoint pattern
-// whose query does not parse or has a parameter not in known, naming it
-// and those the endpoint takes: one misspelt or meant for another
-// endpoint (POST …/data?x=1) was ignored without a word. The body, if
-// any, is left unread, so the connection closes after the refusal (as
-// withSession's refusals do). Cost O(query length).
-func (s *Server) checkQuery(pattern string, known []string, h http.HandlerFunc) http.HandlerFunc {
+// checkQuery returns h refusing (400) a request to the endpoint rt
+// whose query does not parse or has a parameter not in rt.query, naming
+// it and those the endpoint takes: one misspelt or meant for another
+// endpoint (POST …/data?x=1) was ignored without a word. On an endpoint
+// whose query holds an upload's options (rt.uploadQuery) it refuses any
+// query with a JSON body, which gives them in its "options" (they would
+// be ignored). It runs before the handler, so before withSession waits
+// for the session's turn: the refusal does not wait behind a long
+// request on the session (handleData refused a JSON body with a query
+// only once its turn came). The body, if any, is left unread, so the
+// connection closes after the refusal (as withSession's refusals do).
+// Cost O(query length).
+func (s *Server) checkQuery(rt route, h http.HandlerFunc) http.HandlerFunc {
+	pattern, known := rt.pattern, rt.query
 	return func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.RawQuery == "" {
 			h(w, r)
@@ -402,6 +417,9 @@ func (s *Server) checkQuery(pattern string, known []string, h http.HandlerFunc) 
 			if err == nil && !slices.Contains(known, k) {
 				err = fmt.Errorf("%w: unknown query parameter %q (%s) of %s; see docs/api.md", errBadInput, k, takes, pattern)
 			}
+		}
+		if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); err == nil && rt.uploadQuery && ct == "application/json" {
+			err = fmt.Errorf("%w: query parameters (%s) are options of an upload (a body that is not JSON); a JSON body gives them in its \"options\"", errBadInput, strings.Join(slices.Sorted(maps.Keys(q)), ", "))
 		}
 		if err != nil {
 			if r.ContentLength != 0 {
@@ -423,7 +441,7 @@ func (s *Server) apiRoutes() []route {
 		{pattern: "POST /api/sessions", handler: s.handleCreate},
 		{pattern: "GET /api/sessions/{id}", handler: s.readSession(s.handleInfo, nil)},
 		{pattern: "DELETE /api/sessions/{id}", handler: s.handleDelete},
-		{pattern: "POST /api/sessions/{id}/data", handler: s.withSession(s.handleData), query: uploadQuery()},
+		{pattern: "POST /api/sessions/{id}/data", handler: s.withSession(s.handleData), query: uploadQuery(), uploadQuery: true},
 		{pattern: "GET /api/sessions/{id}/points", handler: s.readSession(s.handlePoints, pointsBound)},
 		{pattern: "GET /api/sessions/{id}/constraints", handler: s.readSession(s.handleGetConstraints, constraintsBound)},
 		{pattern: "PUT /api/sessions/{id}/constraints", handler: s.withSession(s.handlePutConstraints)},

@@ -667,14 +667,32 @@ func TestConcurrentSessions(t *testing.T) {
 }
 
 // TestAPIDocCoversRoutes checks that docs/api.md has a heading naming
-// each endpoint's method and path, and docs/openapi.json an operation.
+// each endpoint's method and path, and docs/openapi.json an operation
+// listing a 400 reply (every endpoint refuses an unknown query parameter:
+// DELETE /api/sessions/{id} listed 204 and 404 alone), whose description
+// on …/data says a JSON body takes no query.
 func TestAPIDocCoversRoutes(t *testing.T) {
 	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "api.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	type response struct {
+		Ref         string `json:"$ref"`
+		Description string `json:"description"`
+		Content     map[string]struct {
+			Schema struct {
+				Ref string `json:"$ref"`
+			} `json:"schema"`
+		} `json:"content"`
+	}
+	type operation struct {
+		Responses map[string]response `json:"responses"`
+	}
 	var openapi struct {
-		Paths map[string]map[string]any `json:"paths"`
+		Paths      map[string]map[string]json.RawMessage `json:"paths"` // methods and "parameters"
+		Components struct {
+			Responses map[string]response `json:"responses"`
+		} `json:"components"`
 	}
 	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "openapi.json"))
 	if err != nil {
@@ -704,8 +722,23 @@ func TestAPIDocCoversRoutes(t *testing.T) {
 		if !found {
 			t.Errorf("docs/api.md has no heading for %s", r.pattern)
 		}
-		if op, ok := openapi.Paths[path][strings.ToLower(method)]; !ok || op == nil {
+		var op operation
+		raw, ok := openapi.Paths[path][strings.ToLower(method)]
+		if !ok || json.Unmarshal(raw, &op) != nil || op.Responses == nil {
 			t.Errorf("docs/openapi.json has no %s", r.pattern)
+			continue
+		}
+		// Every endpoint refuses an unknown query parameter with 400
+		// (checkQuery): its operation lists 400, an Error.
+		bad, ok := op.Responses["400"]
+		if ref, found := strings.CutPrefix(bad.Ref, "#/components/responses/"); ok && found {
+			bad, ok = openapi.Components.Responses[ref]
+		}
+		if !ok || bad.Content["application/json"].Schema.Ref != "#/components/schemas/Error" {
+			t.Errorf("docs/openapi.json: %s does not list a 400 reply with an Error (an unknown query parameter is refused so)", r.pattern)
+		}
+		if !strings.Contains(bad.Description, "query") || r.uploadQuery && !strings.Contains(bad.Description, "JSON body") {
+			t.Errorf("docs/openapi.json: %s: the 400 reply's description %q does not say a query is refused (with a JSON body: any)", r.pattern, bad.Description)
 		}
 	}
 }

@@ -112,10 +112,11 @@ type sessionState struct {
 }
 
 // store holds the sessions, evicting those idle for longer than idle (no
-// request in flight, and none ended for that long) and, when max sessions
-// exist or their data exceed maxNodes nodes in all, the least recently
-// used ones, those without a request in flight first: for the cap, a
-// session without data first among them. It
+// request in flight, and none ended for that long) and, when their data
+// exceed maxNodes nodes in all, the least recently used ones, those
+// without a request in flight first; when max sessions exist, a new one
+// evicts one without data (refused while those are loading) before one
+// holding data (evictForCap). It
 // remembers why the last maxDropped sessions it dropped went, for the
 // reply to a request that names one (dropped).
 type store struct {
@@ -266,17 +267,22 @@ func lessRecent(x, y *session) bool {
 }
 
 // create adds a new empty session, first evicting the idle ones
-// (evictLocked) and, when max sessions remain, one: among those without a
-// request in flight (inFlight) if any, else among all, the least recently
-// used without data, else the least recently used. The cap holds either
-// way: a session is evicted whenever max exist. Cost O(sessions).
+// (evictLocked) and, when max sessions remain, making room (evictForCap):
+// the least recently used session without data and without a request in
+// flight; when there is none but some session without data has a request
+// in flight (one being created and loading its initial data, or loading
+// an upload), it creates nothing and fails with errBusy (503, "retry");
+// only when every session holds data, the least recently used without a
+// request in flight, else the least recently used. So creating sessions
+// never drops an idle session holding data while one without data
+// exists, nor a session loading its data. Cost O(sessions).
 func (st *store) create() (*session, error) { return st.createWith(0) }
 
 // createAcquired is create with the creating request in flight on the
 // new session (acquire) until release: handleCreate, which loads the
-// initial data (-input) into it, so that the session is not evicted, as
-// the least recently used one without data, by a session created while
-// it loads, nor idle-evicted. Cost O(sessions).
+// initial data (-input) into it, so that the session is not evicted by a
+// session created while it loads (evictForCap refuses that creation
+// instead), nor idle-evicted. Cost O(sessions).
 func (st *store) createAcquired() (*session, error) { return st.createWith(1) }
 
 // createWith is create with inFlight requests in flight on the new
@@ -293,42 +299,59 @@ func (st *store) createWith(inFlight int) (*session, error) {
 	now := st.now()
 	st.evictLocked(now)
 	if len(st.m) >= st.max {
-		// The least recently used session without data goes first:
-		// creating sessions evicted any, so a process creating empty
-		// ones could drop a user's work (review 92). Before that, one
-		// without a request in flight: the LRU picked the session
-		// computing, its lastUsed its request's start.
-		first := func(x, y *session) bool {
-			if (x.inFlight == 0) == (y.inFlight == 0) && (x.nodes == 0) != (y.nodes == 0) {
-				return x.nodes == 0
-			}
-			return lessRecent(x, y)
+		if err := st.evictForCap(); err != nil {
+			return nil, err
 		}
-		var oldest *session
-		busy := false
-		for _, x := range st.m {
-			busy = busy || x.inFlight > 0
-			if oldest == nil || first(x, oldest) {
-				oldest = x
-			}
-		}
-		why := fmt.Sprintf("when a new session passed this server's cap of %d sessions, as the least recently used one", st.max)
-		switch {
-		case oldest.inFlight > 0:
-			why += " (every session had a request in flight)"
-		case oldest.nodes > 0 && busy:
-			why += " (every session without a request in flight held data)"
-		case oldest.nodes > 0:
-			why += " (every session held data)"
-		default:
-			why += " without data"
-		}
-		st.dropLocked(oldest.id, why)
 	}
 	s.lastUsed = now
 	s.inFlight = inFlight
 	st.m[s.id] = s
 	return s, nil
+}
+
+// evictForCap makes room for a new session at the cap on sessions, or
+// fails with errBusy: it drops the least recently used session without
+// data and without a request in flight, if any; else, when a session
+// without data has a request in flight (its data loading: a creation's
+// initial data, an upload), it drops none and fails; else (every session
+// holds data) it drops the least recently used one, one without a
+// request in flight first (lessRecent). Before, a session
+// without a request in flight went before one with whether or not it held
+// data, so a burst of creations waiting for busy workers, each session
+// in flight and empty, dropped every idle session holding a user's data
+// one by one, against the rule that creating sessions cannot drop
+// another's work (review 92); and a loading session, once without a
+// request in flight counted, went first as the least recently used one
+// without data, its creation's 201 naming nothing. st.mu is held. Cost
+// O(sessions).
+func (st *store) evictForCap() error {
+	var empty, oldest *session
+	loading := 0
+	for _, x := range st.m {
+		switch {
+		case x.nodes == 0 && x.inFlight > 0:
+			loading++
+		case x.nodes == 0:
+			if empty == nil || x.lastUsed.Before(empty.lastUsed) {
+				empty = x
+			}
+		}
+		if oldest == nil || lessRecent(x, oldest) {
+			oldest = x
+		}
+	}
+	why := fmt.Sprintf("when a new session passed this server's cap of %d sessions, as the least recently used one", st.max)
+	switch {
+	case empty != nil:
+		st.dropLocked(empty.id, why+" without data")
+	case loading > 0:
+		return fmt.Errorf("%w: this server holds its cap of %d sessions, %d of them loading their data; the others hold data, which a new session does not evict while one is loading; retry when they have loaded", errBusy, st.max, loading)
+	case oldest.inFlight > 0:
+		st.dropLocked(oldest.id, why+" (every session held data and had a request in flight)")
+	default:
+		st.dropLocked(oldest.id, why+" (every session held data)")
+	}
+	return nil
 }
 
 // get returns the session and marks it used.
