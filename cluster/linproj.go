@@ -215,9 +215,14 @@ type CLPP struct {
 func (CLPP) Name() string { return "clpp" }
 
 // Uses declares what CLPP reads from a Problem (see Run): feature rows, the
-// affinity graph on them, and pairwise constraints.
+// affinity graph on them, and pairwise constraints. The partition depends
+// on the scale of the edge weights (Uses.WeightScale): W̃ = W + Q adds the
+// constraints' entries ±w_q, on the similarity scale, to the edge weights
+// (seed 002 eq. 21), so edges far above 1 drown the constraints and edges
+// far below 1 leave only them (TestWeightScale).
 func (CLPP) Uses() Uses {
-	return Uses{Input: GraphInput | FeatureInput, Supervision: Pairs, NoKEigensolve: true}
+	return Uses{Input: GraphInput | FeatureInput, Supervision: Pairs, NoKEigensolve: true,
+		WeightScale: "W̃ = W + Q adds the constraints' entries ±w to the edge weights (seed 002 eq. 21)"}
 }
 
 // Partition projects p.Features by cLPP on p.Graph and clusters the

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/dataset/synth"
 	"github.com/tether-sc/tether/graph"
@@ -14,7 +16,8 @@ import (
 
 // TestWeightScale checks Uses.WeightScale against the methods: on a
 // 300-node SBM graph (c_in 9, c_out 3) with must-links and cannot-links
-// (6/n of the pairs) or 10% of the nodes labelled,
+// (6/n of the pairs) or 10% of the nodes labelled, and for the methods that
+// read feature rows with the graph (clpp) the rows of weightScaleFeatures,
 //   - every graph method without WeightScale gives the same partition
 //     with the weights times 2⁻¹⁰ and times 10³ (an exact scale and a
 //     rounded one: the methods are invariant, not only in exact
@@ -45,16 +48,22 @@ func TestWeightScale(t *testing.T) {
 		t.Fatal(err)
 	}
 	const warned = "reads the weights as similarities in [0, 1]"
+	// Feature rows for the methods that take a graph on them (clpp):
+	// weightScaleFeatures.
+	features := weightScaleFeatures(truth)
 	for _, info := range Methods() {
 		m := info.New()
 		u := m.Uses()
-		if u.Input&(FeatureInput|BipartiteInput) != 0 || info.Name == "auto" {
+		if u.Input != 0 && u.Input&GraphInput == 0 || u.Input&BipartiteInput != 0 || info.Name == "auto" {
 			continue // no graph, or its candidates' (auto)
 		}
 		t.Run(info.Name, func(t *testing.T) {
 			t.Parallel() // no clock read; g, the pairs and labels are read only
 			runWith := func(scale float64, set *constraint.Set) (*Result, error) {
 				p := &Problem{Graph: weightsTimes(t, g, scale), K: 2}
+				if u.Input&FeatureInput != 0 {
+					p.Features = features
+				}
 				switch {
 				case u.Supervision&Pairs != 0:
 					p.Constraints = set
@@ -191,4 +200,25 @@ func sbmSupervised(t *testing.T) (*graph.Graph, []int, *constraint.Set, constrai
 		t.Fatal(err)
 	}
 	return g, truth, pairs, labels
+}
+
+// weightScaleFeatures returns 5-D feature rows for the nodes of blocks
+// truth: coordinate 0 is the block (±0.6) plus unit Gaussian noise,
+// coordinates 1–4 Gaussian noise of standard deviations 3, 1, 0.1 and
+// 0.1, seeded, so that the 95%-variance rule of cpca and clpp keeps fewer
+// than 5 dimensions and the constraints can move the projection.
+func weightScaleFeatures(truth []int) *mat.Dense {
+	rng := rand.New(rand.NewPCG(8, 8))
+	sd := []float64{1, 3, 1, 0.1, 0.1}
+	x := mat.NewDense(len(truth), len(sd), nil)
+	for i, c := range truth {
+		for j, s := range sd {
+			v := s * rng.NormFloat64()
+			if j == 0 {
+				v += 1.2*float64(c) - 0.6
+			}
+			x.Set(i, j, v)
+		}
+	}
+	return x
 }
