@@ -55,7 +55,7 @@ func fgpwcImprint(ctx context.Context, g *graph.Graph, pairs []constraint.Pair, 
 	if !(wmax > 0) {
 		return nil, nil, fmt.Errorf("%w: fgpwc: imprint: the graph has no positive weight", ErrInvalid)
 	}
-	g2, err := constrainedAffinity(ctx, g, &constraint.Set{N: g.N(), Pairs: pairs}, wmax, "fgpwc: imprint", s)
+	g2, err := constrainedAffinity(ctx, g, &constraint.Set{N: g.N(), Pairs: pairs}, wmax, false, "fgpwc: imprint", s)
 	if err != nil {
 		return nil, nil, err
 	}

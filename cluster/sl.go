@@ -30,6 +30,15 @@ import (
 // for L labels). A pair given as both must-link and cannot-link is an
 // error wrapping ErrInvalid; so is no supervision at all.
 //
+// Soft constraints (beyond Kamvar et al., whose constraints are hard): a
+// pair of confidence c = min(1, Σ Pair.W()) (its copies' weights summed)
+// moves the affinity that far towards Kamvar et al.'s value, W_ij ←
+// (1 − c)·W_ij + c·MustLinkWeight for a must-link and (1 − c)·W_ij for a
+// cannot-link, the convex combination of the graph's affinity and the
+// overwrite. Unit weights (and any confidence of 1 or more) give Kamvar
+// et al.'s overwrite exactly (TestSpectralLearningSoftPairs); a pair of
+// weight 10⁻⁹ barely moves its entry.
+//
 // Result: Labels, Eigenvalues = the K largest eigenvalues σ of N in
 // descending order, Embedding (n×K, rows normalized), Objective = k-means
 // distortion.
@@ -80,7 +89,7 @@ func (m SpectralLearning) Partition(ctx context.Context, p *Problem, s *Settings
 		return nil, noSupervision("sl needs pairwise constraints or labels: %s", noPairText(p))
 	}
 	set := &constraint.Set{N: p.Graph.N(), Pairs: pairs}
-	g2, err := constrainedAffinity(ctx, p.Graph, set, wml, "sl", s)
+	g2, err := constrainedAffinity(ctx, p.Graph, set, wml, true, "sl", s)
 	if err != nil {
 		return nil, err
 	}

@@ -5,11 +5,14 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/dataset/synth"
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/internal/testctx"
 	"github.com/tether-sc/tether/metrics"
@@ -37,7 +40,7 @@ func TestSpectralLearningMatchesDense(t *testing.T) {
 		w.Set(pr.I, pr.J, v)
 		w.Set(pr.J, pr.I, v)
 	}
-	g2, err := constrainedAffinity(context.Background(), g, set, 1, "sl", nil)
+	g2, err := constrainedAffinity(context.Background(), g, set, 1, true, "sl", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,11 +189,11 @@ func TestConstrainedAffinityCancelled(t *testing.T) {
 	// 2 checks in the first loop over the pairs, 3 over the edges, 2 in
 	// the last loop: cancel at each.
 	for checks := 0; checks < 7; checks++ {
-		if _, err := constrainedAffinity(testctx.CancelAfter(checks), g, set, 1, "sl", nil); !errors.Is(err, context.Canceled) {
+		if _, err := constrainedAffinity(testctx.CancelAfter(checks), g, set, 1, true, "sl", nil); !errors.Is(err, context.Canceled) {
 			t.Errorf("cancelled after %d checks: err = %v", checks, err)
 		}
 	}
-	if _, err := constrainedAffinity(testctx.CancelAfter(7), g, set, 1, "sl", nil); err != nil {
+	if _, err := constrainedAffinity(testctx.CancelAfter(7), g, set, 1, true, "sl", nil); err != nil {
 		t.Errorf("7 checks: %v", err)
 	}
 }
@@ -238,4 +241,130 @@ func mustGraph(t *testing.T, n int, e []graph.Edge) *graph.Graph {
 		t.Fatal(err)
 	}
 	return g
+}
+
+// TestSpectralLearningSoftPairs: a pair of confidence c = min(1, Σ w_q)
+// moves the affinity by the convex combination W_ij ← (1 − c)W_ij + c·wml
+// (must-link) or (1 − c)W_ij (cannot-link), checked against a dense
+// construction; confidences of 1 or more (Weight 0, 1, 3, or two copies
+// of 0.5) give Kamvar et al.'s overwrite bit for bit; and on two moons
+// with 60 correct pairs, 199 wrong pairs of weight 10⁻⁹ leave the
+// partition of the 60 alone, while the same wrong pairs at full weight
+// change it (before, every weight was read as 1).
+func TestSpectralLearningSoftPairs(t *testing.T) {
+	ctx := context.Background()
+	g := roRandomGraph(t, 40, 0.15, 3)
+	const wml = 1.5
+	for _, tc := range []struct {
+		name string
+		w    []float64 // weights of the five pairs below
+	}{
+		{"unit weights", []float64{1, 1, 1, 1, 1}},
+		{"heavy weights", []float64{3, 2, 1.5, 7, 1}},
+		{"soft weights", []float64{0.25, 0.5, 0.75, 0.1, 0.3}},
+		{"repeat sums", []float64{1, 0.5, 2, 1, 0.5}},
+		{"soft repeat", []float64{0.5, 0.25, 0.6, 0.2, 0.25}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pairs := []constraint.Pair{
+				{I: 0, J: 1, Kind: constraint.MustLink},
+				{I: 3, J: 30, Kind: constraint.MustLink},
+				{I: 5, J: 6, Kind: constraint.CannotLink},
+				{I: 7, J: 33, Kind: constraint.CannotLink},
+				{I: 30, J: 3, Kind: constraint.MustLink}, // repeated, reversed
+			}
+			conf := map[[2]int]float64{}
+			for q := range pairs {
+				pairs[q].Weight = tc.w[q]
+				conf[[2]int{min(pairs[q].I, pairs[q].J), max(pairs[q].I, pairs[q].J)}] += tc.w[q]
+			}
+			w := mat.DenseCopyOf(g.Dense())
+			for _, pr := range pairs {
+				c := math.Min(1, conf[[2]int{min(pr.I, pr.J), max(pr.I, pr.J)}])
+				target := wml
+				if pr.Kind == constraint.CannotLink {
+					target = 0
+				}
+				v := (1-c)*g.Dense().At(pr.I, pr.J) + c*target
+				w.Set(pr.I, pr.J, v)
+				w.Set(pr.J, pr.I, v)
+			}
+			g2, err := constrainedAffinity(ctx, g, &constraint.Set{N: 40, Pairs: pairs}, wml, true, "sl", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := maxAbsDiff(mat.DenseCopyOf(g2.Dense()), w); d > 1e-15 {
+				t.Errorf("modified affinity differs by %g from the dense convex combination", d)
+			}
+			if !strings.HasPrefix(tc.name, "soft") {
+				// Every confidence ≥ 1: Kamvar et al.'s overwrite, bit
+				// for bit the affinity of unweighted pairs.
+				hard := make([]constraint.Pair, len(pairs))
+				for q, pr := range pairs {
+					pr.Weight = 0
+					hard[q] = pr
+				}
+				want, err := constrainedAffinity(ctx, g, &constraint.Set{N: 40, Pairs: hard}, wml, true, "sl", nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(g2.Edges(), want.Edges()) {
+					t.Errorf("confidences ≥ 1 give another affinity than unweighted pairs")
+				}
+			}
+		})
+	}
+
+	x, truth, err := synth.Moons(200, 0.12, rand.NewPCG(3, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gm, err := graph.Build(ctx, x, graph.DefaultSpec())
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, err := constraint.UniformPairs(truth, 60, rand.NewPCG(5, 6))
+	if err != nil {
+		t.Fatal(err)
+	}
+	some, err := constraint.UniformPairs(truth, 199, rand.NewPCG(7, 8))
+	if err != nil {
+		t.Fatal(err)
+	}
+	flipped, _, err := constraint.FlipPairs(some, 1, rand.NewPCG(1, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[[2]int]bool{}
+	for _, q := range good.Pairs {
+		seen[[2]int{min(q.I, q.J), max(q.I, q.J)}] = true
+	}
+	var wrong []constraint.Pair
+	for _, q := range flipped.Pairs {
+		if !seen[[2]int{min(q.I, q.J), max(q.I, q.J)}] {
+			wrong = append(wrong, q)
+		}
+	}
+	run := func(w float64, withWrong bool) []int {
+		t.Helper()
+		pairs := slices.Clone(good.Pairs)
+		if withWrong {
+			for _, q := range wrong {
+				q.Weight = w
+				pairs = append(pairs, q)
+			}
+		}
+		res, err := Run(ctx, SpectralLearning{}, &Problem{Graph: gm, K: 2, Constraints: &constraint.Set{N: 200, Pairs: pairs}}, &Settings{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Labels
+	}
+	alone, soft, hard := run(0, false), run(1e-9, true), run(1, true)
+	if ari, _ := metrics.ARI(alone, soft); ari < 1 {
+		t.Errorf("%d wrong pairs of weight 1e-9: ARI %.3f against the 60 correct pairs alone, want 1", len(wrong), ari)
+	}
+	if ari, _ := metrics.ARI(alone, hard); ari > 0.9 {
+		t.Errorf("%d wrong pairs at full weight: ARI %.3f against the 60 correct pairs alone, want them to change the partition (≤ 0.9)", len(wrong), ari)
+	}
 }

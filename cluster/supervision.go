@@ -240,14 +240,20 @@ func labelledClasses(method string, p *Problem) ([][]int, error) {
 }
 
 // constrainedAffinity returns g with W_ij = wml for the must-links of set
-// and W_ij = 0 for its cannot-links (seed 000 §4.1.1). Repeated pairs are
-// allowed; a pair that is both must-link and cannot-link is an error naming
-// the calling method, its remedy spelled by s (Settings.Spelling; s may be
-// nil). It checks ctx every affinityCheckEvery pairs or
-// edges (6·10⁶ pairs on a 2·10⁶-node graph take seconds) and returns its
-// error, wrapped, when it is cancelled. Cost O(nnz + pairs) expected (a
-// hash of the pairs).
-func constrainedAffinity(ctx context.Context, g *graph.Graph, set *constraint.Set, wml float64, method string, s *Settings) (*graph.Graph, error) {
+// and W_ij = 0 for its cannot-links (seed 000 §4.1.1). With soft, a pair
+// of confidence c = min(1, Σ w_q) (the weights Pair.W() of its copies in
+// set summed) moves W_ij only that far: W_ij ← (1 − c)·W_ij + c·wml for a
+// must-link, (1 − c)·W_ij for a cannot-link (an edge of weight 0 is left
+// out), the convex combination of the affinity and Kamvar et al.'s
+// overwrite, which c = 1 (every unit weight, and every confidence of 1 or
+// more) gives exactly. Without soft every pair has c = 1. Repeated pairs
+// are allowed; a pair that is both must-link and cannot-link is an error
+// naming the calling method, its remedy spelled by s (Settings.Spelling;
+// s may be nil). It checks ctx every affinityCheckEvery pairs or edges
+// (6·10⁶ pairs on a 2·10⁶-node graph take seconds) and returns its error,
+// wrapped, when it is cancelled. Cost O(nnz + pairs) expected (a hash of
+// the pairs).
+func constrainedAffinity(ctx context.Context, g *graph.Graph, set *constraint.Set, wml float64, soft bool, method string, s *Settings) (*graph.Graph, error) {
 	cancelled := func(i int) error {
 		if i%affinityCheckEvery != 0 {
 			return nil
@@ -257,16 +263,25 @@ func constrainedAffinity(ctx context.Context, g *graph.Graph, set *constraint.Se
 		}
 		return nil
 	}
-	kind := make(map[[2]int]constraint.Kind, len(set.Pairs))
+	type pairKind struct {
+		kind constraint.Kind
+		c    float64 // confidence: Σ w_q, used up to 1
+	}
+	kind := make(map[[2]int]pairKind, len(set.Pairs))
 	for t, pr := range set.Pairs {
 		if err := cancelled(t); err != nil {
 			return nil, err
 		}
 		key := [2]int{min(pr.I, pr.J), max(pr.I, pr.J)}
-		if old, ok := kind[key]; ok && old != pr.Kind {
+		old, ok := kind[key]
+		if ok && old.kind != pr.Kind {
 			return nil, fmt.Errorf("%w: %s: pair %d (%d,%d) is both a must-link and a cannot-link; resolve the contradiction first %s, or use a method that resolves it (ml-noa-ssc, mcl-noa-ssc)", ErrInvalid, method, t, pr.I, pr.J, s.resolveRemedy())
 		}
-		kind[key] = pr.Kind
+		c := 1.0
+		if soft {
+			c = old.c + pr.W()
+		}
+		kind[key] = pairKind{pr.Kind, c}
 	}
 	edges := g.Edges()
 	out := edges[:0]
@@ -275,13 +290,21 @@ func constrainedAffinity(ctx context.Context, g *graph.Graph, set *constraint.Se
 			return nil, err
 		}
 		key := [2]int{e.I, e.J}
-		switch kind[key] {
-		case constraint.MustLink:
-			e.W = wml
+		pk, ok := kind[key]
+		if ok {
 			delete(kind, key)
-		case constraint.CannotLink:
-			delete(kind, key)
-			continue
+			switch {
+			case pk.kind == constraint.MustLink && pk.c >= 1:
+				e.W = wml
+			case pk.kind == constraint.MustLink:
+				e.W = (1-pk.c)*e.W + pk.c*wml
+			case pk.c >= 1:
+				continue
+			default:
+				if e.W *= 1 - pk.c; e.W == 0 {
+					continue
+				}
+			}
 		}
 		out = append(out, e)
 	}
@@ -291,8 +314,12 @@ func constrainedAffinity(ctx context.Context, g *graph.Graph, set *constraint.Se
 			return nil, err
 		}
 		key := [2]int{min(pr.I, pr.J), max(pr.I, pr.J)}
-		if kind[key] == constraint.MustLink {
-			out = append(out, graph.Edge{I: key[0], J: key[1], W: wml})
+		if pk, ok := kind[key]; ok && pk.kind == constraint.MustLink {
+			w := wml
+			if pk.c < 1 {
+				w = pk.c * wml
+			}
+			out = append(out, graph.Edge{I: key[0], J: key[1], W: w})
 			delete(kind, key)
 		}
 	}
