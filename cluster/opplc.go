@@ -51,8 +51,11 @@ import (
 //     have weight 0 after scaling.
 //   - Must-links are not used (the thesis uses cannot-links only); the
 //     Result warns when there are any. Cannot-links are hard whatever their
-//     weight. Partial labels become pairs (see MaxLabelPairs), of which the
-//     cannot-links are used.
+//     weight: Alg. 17 only excludes the clusters of cannot-linked nodes,
+//     and a soft exclusion (a factor on f(i ∼ j)) would be a method of
+//     our own, so the Result warns when a cannot-link's Pair.W() is not 1
+//     (the weights are ignored). Partial labels become pairs (see
+//     MaxLabelPairs), of which the cannot-links are used.
 //   - The self-loop W_ii and the entries j > i are not read.
 //
 // # Weights and k
@@ -179,11 +182,14 @@ func (o OPPLC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 	// cl lists, for each node i, the earlier nodes j < i cannot-linked to
 	// it (CSR).
 	clPtr := make([]int, n+1)
-	ml := 0
+	ml, weighted := 0, 0
 	for _, pr := range pairs {
 		switch pr.Kind {
 		case constraint.CannotLink:
 			clPtr[max(pr.I, pr.J)+1]++
+			if pr.W() != 1 {
+				weighted++
+			}
 		case constraint.MustLink:
 			ml++
 		}
@@ -202,6 +208,9 @@ func (o OPPLC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 	}
 	if ml > 0 {
 		warn = append(warn, fmt.Sprintf("opplc ignores the %s (it uses cannot-links only)", wording.Count(ml, "must-link", "must-links")))
+	}
+	if weighted > 0 {
+		warn = append(warn, fmt.Sprintf("opplc ignores the pair weights of %s whose weight is not 1: its cannot-links are hard (thesis Alg. 17 has no soft form)", wording.Count(weighted, "cannot-link", "cannot-links")))
 	}
 
 	labels := make([]int, n)

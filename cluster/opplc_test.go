@@ -322,3 +322,39 @@ func opplcOrderedGraph(tb testing.TB, n int, seed uint64) (*graph.Graph, *constr
 	}
 	return g, set, ent
 }
+
+// TestOPPLCPairWeightsWarn: OPPLC's cannot-links are hard, so a weight
+// other than 1 is ignored: the Result says so (naming how many), the
+// partition is that of the unweighted pairs, and weights of 1 (or 0, read
+// as 1) give no such warning. On the hand-worked graph a cannot-link of
+// weight 10⁻⁹ still bars cluster {0, 1} to node 3.
+func TestOPPLCPairWeightsWarn(t *testing.T) {
+	g := opplcHandGraph(t)
+	const warned = "opplc ignores the pair weights of"
+	for _, tc := range []struct {
+		w    []float64
+		want string // the count named, "" for no warning
+	}{
+		{[]float64{0, 0}, ""},
+		{[]float64{1, 1}, ""},
+		{[]float64{1e-9, 1}, "1 cannot-link whose weight is not 1"},
+		{[]float64{1e-9, 3}, "2 cannot-links whose weight is not 1"},
+	} {
+		set := &constraint.Set{N: 5, Pairs: []constraint.Pair{
+			{I: 1, J: 3, Kind: constraint.CannotLink, Weight: tc.w[0]},
+			{I: 0, J: 4, Kind: constraint.CannotLink, Weight: tc.w[1]},
+			{I: 0, J: 1, Kind: constraint.MustLink, Weight: 1e-9}, // ignored anyway
+		}}
+		res, err := Run(context.Background(), OPPLC{Alpha: 1, Theta: 0.5}, &Problem{Graph: g, Constraints: set}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := strings.Join(res.Warnings, "\n")
+		if got := strings.Contains(w, warned); got != (tc.want != "") || tc.want != "" && !strings.Contains(w, warned+" "+tc.want) {
+			t.Errorf("weights %v: warnings %q, want %q", tc.w, res.Warnings, tc.want)
+		}
+		if res.Labels[3] == res.Labels[1] {
+			t.Errorf("weights %v: node 3 joined node 1's cluster across a cannot-link", tc.w)
+		}
+	}
+}
