@@ -83,15 +83,18 @@ import (
 // cross-validation), and scored on the held-out constraints of all the
 // folds together; each unconstrained candidate is computed once, on the
 // whole graph with Settings as given, and scored on the same held-out
-// constraints. Auto.Score says how (AutoDefaultScore when zero):
+// constraints. Every held-out pair counts with its weight Pair.W() (the
+// confidence of a soft constraint; 1 by default, so that unit weights
+// give the counts): a pair of weight 10⁻⁹ barely moves a score. Auto.Score
+// says how (AutoDefaultScore when zero):
 //
 //   - AutoScoreSatisfied: the fraction of the held-out constraints its
-//     partitions satisfy;
+//     partitions satisfy, weighted;
 //
 //   - AutoScorePairARI: the adjusted Rand index of the 2×2 table of the
-//     held-out pairs (ours, beyond the sources): with tp the must-links
-//     satisfied, fn those violated, fp the cannot-links violated and tn
-//     those satisfied,
+//     held-out pairs (ours, beyond the sources): with tp the weight of
+//     the must-links satisfied, fn of those violated, fp of the
+//     cannot-links violated and tn of those satisfied,
 //
 //     ARI = 2(tp·tn − fn·fp) / ((tp + fn)(fn + tn) + (tp + fp)(fp + tn)),
 //
@@ -119,7 +122,8 @@ import (
 //
 // (the normal approximation of the one-sided sign test on the b + c
 // constraints where the two disagree; b − c is the difference of their
-// satisfied counts, so a higher score is b > c). The best of about 14
+// satisfied counts, so with unit weights a higher score is b > c; b and c
+// count pairs, unweighted, as the sign test needs). The best of about 14
 // constrained candidates is tested, so its margin is optimistic: Z is a
 // threshold on that margin, not a level of one test. The test was added
 // after the strict rule (any b > c) had let a constrained candidate win
@@ -319,30 +323,37 @@ func (a Auto) score() (AutoScore, error) {
 	return 0, fmt.Errorf("%w: auto: unknown Score %d", ErrInvalid, int(a.Score))
 }
 
-// autoPairTable counts the held-out pairs by kind and by whether labels
-// keep their ends together: tp must-links together, fn must-links apart,
-// fp cannot-links together, tn cannot-links apart.
-type autoPairTable struct{ tp, fn, fp, tn int }
+// autoPairTable sums the weights Pair.W() of the held-out pairs by kind
+// and by whether labels keep their ends together: tp must-links together,
+// fn must-links apart, fp cannot-links together, tn cannot-links apart.
+// With unit weights the sums are the counts, exactly (integers below 2⁵³).
+type autoPairTable struct{ tp, fn, fp, tn float64 }
 
 func (t *autoPairTable) add(pairs []constraint.Pair, labels []int) {
 	for _, q := range pairs {
 		together := labels[q.I] == labels[q.J]
+		w := q.W()
 		switch {
 		case q.Kind == constraint.MustLink && together:
-			t.tp++
+			t.tp += w
 		case q.Kind == constraint.MustLink:
-			t.fn++
+			t.fn += w
 		case together:
-			t.fp++
+			t.fp += w
 		default:
-			t.tn++
+			t.tn += w
 		}
 	}
 }
 
-// satisfied returns the fraction of the pairs satisfied (0 for none).
+// satisfied returns the weighted fraction of the pairs satisfied (0 for
+// none).
 func (t autoPairTable) satisfied() float64 {
-	return float64(t.tp+t.tn) / float64(max(1, t.tp+t.fn+t.fp+t.tn))
+	total := t.tp + t.fn + t.fp + t.tn
+	if total == 0 {
+		return 0
+	}
+	return (t.tp + t.tn) / total
 }
 
 // ari returns the adjusted Rand index of the table, 2(tp·tn − fn·fp) /
@@ -353,7 +364,7 @@ func (t autoPairTable) ari() float64 {
 	if t.tp+t.fn == 0 || t.fp+t.tn == 0 {
 		return t.satisfied()
 	}
-	tp, fn, fp, tn := float64(t.tp), float64(t.fn), float64(t.fp), float64(t.tn)
+	tp, fn, fp, tn := t.tp, t.fn, t.fp, t.tn
 	den := (tp+fn)*(fn+tn) + (tp+fp)*(fp+tn)
 	if den == 0 {
 		return 1

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -275,5 +276,113 @@ func TestAutoPairARINegativeScoreCounts(t *testing.T) {
 	}
 	if negative == 0 {
 		t.Fatalf("no constrained candidate with a negative pair ARI: the instance no longer tests the case (%s)", rep)
+	}
+}
+
+// TestAutoPairTableWeights: the held-out score weighs every pair by
+// Pair.W(). With unit weights (Weight 0 or 1) both scores are bit for bit
+// the integer-count formulas auto used before weights (kept below as the
+// oracle); with random weights they equal the weighted sums computed
+// pair by pair; and 199 wrong pairs of weight 10⁻⁹ beside 60 correct ones
+// leave the score of the true partition within 10⁻⁸ of 1 (at weight 1 it
+// is 60/259).
+func TestAutoPairTableWeights(t *testing.T) {
+	oldSatisfied := func(tp, fn, fp, tn int) float64 {
+		return float64(tp+tn) / float64(max(1, tp+fn+fp+tn))
+	}
+	oldARI := func(ti, fi, pi, ni int) float64 {
+		if ti+fi == 0 || pi+ni == 0 {
+			return oldSatisfied(ti, fi, pi, ni)
+		}
+		tp, fn, fp, tn := float64(ti), float64(fi), float64(pi), float64(ni)
+		den := (tp+fn)*(fn+tn) + (tp+fp)*(fp+tn)
+		if den == 0 {
+			return 1
+		}
+		return 2 * (tp*tn - fn*fp) / den
+	}
+	rng := rand.New(rand.NewPCG(11, 12))
+	for trial := 0; trial < 300; trial++ {
+		n := 2 + rng.IntN(30)
+		labels := make([]int, n)
+		for i := range labels {
+			labels[i] = rng.IntN(3)
+		}
+		var unit, weighted []constraint.Pair
+		var cnt [4]int
+		var sum [4]float64
+		for q := rng.IntN(40); q > 0; q-- {
+			i, j := rng.IntN(n), rng.IntN(n)
+			if i == j {
+				continue
+			}
+			kind := constraint.MustLink
+			if rng.IntN(2) == 0 {
+				kind = constraint.CannotLink
+			}
+			cell := 0 // tp, fn, fp, tn
+			together := labels[i] == labels[j]
+			switch {
+			case kind == constraint.MustLink && !together:
+				cell = 1
+			case kind == constraint.CannotLink && together:
+				cell = 2
+			case kind == constraint.CannotLink:
+				cell = 3
+			}
+			cnt[cell]++
+			w := math.Exp(rng.NormFloat64() * 3)
+			sum[cell] += w
+			unit = append(unit, constraint.Pair{I: i, J: j, Kind: kind, Weight: float64(rng.IntN(2))})
+			weighted = append(weighted, constraint.Pair{I: i, J: j, Kind: kind, Weight: w})
+		}
+		var tu, tw autoPairTable
+		tu.add(unit, labels)
+		tw.add(weighted, labels)
+		if got, want := tu.satisfied(), oldSatisfied(cnt[0], cnt[1], cnt[2], cnt[3]); got != want {
+			t.Fatalf("trial %d, unit weights: satisfied %v, the counts give %v", trial, got, want)
+		}
+		if got, want := tu.ari(), oldARI(cnt[0], cnt[1], cnt[2], cnt[3]); got != want {
+			t.Fatalf("trial %d, unit weights: pair ARI %v, the counts give %v", trial, got, want)
+		}
+		total := sum[0] + sum[1] + sum[2] + sum[3]
+		if total == 0 {
+			continue
+		}
+		if got, want := tw.satisfied(), (sum[0]+sum[3])/total; math.Abs(got-want) > 1e-12*math.Max(1, want) {
+			t.Errorf("trial %d: weighted satisfied %v, want %v", trial, got, want)
+		}
+	}
+
+	truth := make([]int, 100)
+	for i := range truth {
+		truth[i] = i % 2
+	}
+	good, err := constraint.UniformPairs(truth, 60, rand.NewPCG(1, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	some, err := constraint.UniformPairs(truth, 199, rand.NewPCG(3, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrong, _, err := constraint.FlipPairs(some, 1, rand.NewPCG(5, 6))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		w    float64
+		want float64
+	}{{1e-9, 1}, {1, 60.0 / 259}} {
+		pairs := slices.Clone(good.Pairs)
+		for _, q := range wrong.Pairs {
+			q.Weight = tc.w
+			pairs = append(pairs, q)
+		}
+		var tab autoPairTable
+		tab.add(pairs, truth)
+		if got := tab.satisfied(); math.Abs(got-tc.want) > 1e-8 {
+			t.Errorf("wrong pairs of weight %g: the true partition scores %v, want %v", tc.w, got, tc.want)
+		}
 	}
 }
