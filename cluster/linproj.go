@@ -47,6 +47,13 @@ import (
 // same m for the same data at every constraint rate. Without constraints
 // CPCA is PCA followed by k-means.
 //
+// When m = d (the variance rule needs every dimension, as on 2-D data of
+// two comparable spreads, or Dim = d) the projection is an orthogonal
+// change of basis, which keeps every distance: k-means gives the same
+// partition with any constraints or none, and the Result warns so
+// (TestCPCAFullRankWarns). CLPP's full-rank projection is not orthogonal
+// (it whitens by XᵀD̄X, which the constraints enter), so it can still move.
+//
 // Result: Labels, K, Eigenvalues the m kept eigenvalues of S in
 // decreasing order (they may be negative when must-links dominate),
 // Embedding the n×m projected rows, Objective the k-means distortion,
@@ -125,6 +132,9 @@ func (c CPCA) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	if err != nil {
 		return nil, err
 	}
+	if m == d && len(pairs) > 0 {
+		warnings = append(warnings, cpcaFullRankWarning(name, d, c.Variance, c.Dim > 0, s))
+	}
 	// The m largest eigenvalues, decreasing.
 	a := mat.NewDense(d, m, nil)
 	vals := make([]float64, m)
@@ -136,6 +146,25 @@ func (c CPCA) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 		}
 	}
 	return projPartition(ctx, name, xc, a, vals, p.K, s.derive(streamCPCA), warnings)
+}
+
+// cpcaFullRankWarning is cPCA's warning when the projection keeps all d
+// dimensions: the directions are then an orthonormal basis of the feature
+// space, y_i = Aᵀ(x_i − x̄) with A orthogonal, which keeps every distance,
+// so k-means (and its seeding) sees the same rows whatever S, and the
+// constraints cannot change the partition (up to rounding). dim says
+// whether m = d was asked for (CPCA.Dim) rather than reached by the
+// variance rule. The remedy is spelled by s (Settings.Spelling).
+func cpcaFullRankWarning(name string, d int, share float64, dim bool, s *Settings) string {
+	if share == 0 {
+		share = 0.95
+	}
+	why := fmt.Sprintf("Variance = %g of the variance needs all of them", share)
+	if dim {
+		why = fmt.Sprintf("Dim = %d", d)
+	}
+	return fmt.Sprintf("%s: the projection keeps all d = %d dimensions (%s), so it is a rotation of the feature rows, which k-means cannot see: the constraints cannot change the partition; a projection dimension below d lets them act %s",
+		name, d, why, s.remedy(fmt.Sprintf("CPCA.Dim ≤ %d, or a smaller CPCA.Variance", d-1), "set", fmt.Sprintf("Dim=%d", d-1)))
 }
 
 // CLPP is the constrained locality preserving projection of seed 002 §3.2

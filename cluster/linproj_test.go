@@ -12,7 +12,9 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/dataset/synth"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/metrics"
 )
 
 // lpFeatures returns n random rows of d features with unequal spreads (so
@@ -579,5 +581,104 @@ func TestLinProjLabelsArePairs(t *testing.T) {
 		if !mat.Equal(a.Embedding, b.Embedding) {
 			t.Errorf("%s: labels and their pairs give different projections", m.Name())
 		}
+	}
+}
+
+// TestCPCAFullRankWarns: when cPCA keeps all d dimensions (2-D moons,
+// where the 95% rule needs both, or Dim = d) its projection is a rotation,
+// and the partition is the same with no pairs, 60 correct pairs or the
+// same pairs all flipped (up to the clusters' numbering); the Result warns so when pairs are given, and
+// not when m < d (Dim = 1). cLPP's full-rank projection whitens by XᵀD̄X,
+// which the constraints enter, so its partition can move (an elongated
+// cloud whose heavy pairs sit on a strip: ARI < 0.5 against no pairs),
+// and it gives no such warning.
+func TestCPCAFullRankWarns(t *testing.T) {
+	ctx := context.Background()
+	x, truth, err := synth.Moons(200, 0.12, rand.NewPCG(3, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, err := constraint.UniformPairs(truth, 60, rand.NewPCG(5, 6))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad, _, err := constraint.FlipPairs(good, 1, rand.NewPCG(1, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const warned = "cpca: the projection keeps all d = 2 dimensions"
+	for _, m := range []CPCA{{}, {Dim: 2}} {
+		var ref []int
+		for _, set := range []*constraint.Set{nil, good, bad} {
+			res, err := Run(ctx, m, &Problem{K: 2, Features: x, Constraints: set}, &Settings{Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, c := res.Embedding.Dims(); c != 2 {
+				t.Fatalf("%+v: m = %d, want 2 (fixture changed)", m, c)
+			}
+			if ref == nil {
+				ref = res.Labels
+			} else if ari, _ := metrics.ARI(ref, res.Labels); ari < 1-1e-12 {
+				t.Errorf("%+v: the pairs changed the partition of a full-rank projection (ARI %.4f)", m, ari)
+			}
+			if got := strings.Contains(strings.Join(res.Warnings, "\n"), warned); got != (set != nil) {
+				t.Errorf("%+v, pairs %v: full-rank warning %v, want %v (%q)", m, set != nil, got, set != nil, res.Warnings)
+			}
+		}
+	}
+	res, err := Run(ctx, CPCA{Dim: 1}, &Problem{K: 2, Features: x, Constraints: good}, &Settings{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := strings.Join(res.Warnings, "\n"); strings.Contains(w, "keeps all d") {
+		t.Errorf("Dim = 1: full-rank warning %q", w)
+	}
+
+	// cLPP: an elongated cloud; heavy pairs among the nodes of the strip
+	// |x₁| < 0.7, must-linked on the same side of x₂ = 0.
+	rng := rand.New(rand.NewPCG(1, 2))
+	n := 200
+	xe := mat.NewDense(n, 2, nil)
+	for i := 0; i < n; i++ {
+		xe.Set(i, 0, 2*rng.NormFloat64())
+		xe.Set(i, 1, 1.6*rng.NormFloat64())
+	}
+	g, err := graph.Build(ctx, xe, graph.DefaultSpec())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var strip []int
+	for i := 0; i < n; i++ {
+		if math.Abs(xe.At(i, 0)) < 0.7 {
+			strip = append(strip, i)
+		}
+	}
+	var pairs []constraint.Pair
+	for a, i := range strip {
+		for _, j := range strip[a+1:] {
+			kind := constraint.MustLink
+			if (xe.At(i, 1) > 0) != (xe.At(j, 1) > 0) {
+				kind = constraint.CannotLink
+			}
+			pairs = append(pairs, constraint.Pair{I: i, J: j, Kind: kind, Weight: 5})
+		}
+	}
+	var labels [2][]int
+	for t2, set := range []*constraint.Set{nil, {N: n, Pairs: pairs}} {
+		res, err := Run(ctx, CLPP{}, &Problem{Graph: g, K: 2, Features: xe, Constraints: set}, &Settings{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, c := res.Embedding.Dims(); c != 2 {
+			t.Fatalf("clpp: m = %d, want 2 (fixture changed)", c)
+		}
+		if w := strings.Join(res.Warnings, "\n"); strings.Contains(w, "keeps all d") {
+			t.Errorf("clpp: full-rank warning %q", w)
+		}
+		labels[t2] = res.Labels
+	}
+	if ari, _ := metrics.ARI(labels[0], labels[1]); ari > 0.5 {
+		t.Errorf("clpp: ARI %.3f between no pairs and the strip's pairs: the full-rank cLPP no longer moves (then warn for it too)", ari)
 	}
 }
