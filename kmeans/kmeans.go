@@ -276,12 +276,16 @@ func checkWeights(w []float64, n int) error {
 // of two is exact, and the algorithm has no absolute constant, so the labels,
 // iterations, reseeds and the winning restart are the same, bit for bit,
 // for x and 2ᵏ·x whenever both are exactly representable, from points of
-// 1e-300 (whose squared distances would underflow to 0) to 1e300 (whose
-// squared distances would overflow). Result.Centers are scaled back by 2ᵉ
-// and Distortion, Distortions and Trace by 2²ᵉ: below about 1e-154 they
-// underflow to 0 or a subnormal value, which does not affect the
-// partition; above about 1e154 they overflow (see the errors). The scaled
-// copy costs n·d floats, for such data only.
+// 1e-300 (whose squared distances would underflow to 0) up to points whose
+// distortion, in x's own units, stays below the largest float64 (about
+// 1.8e308): Result.Centers are scaled back by 2ᵉ and Distortion,
+// Distortions and Trace by 2²ᵉ, so below about 1e-154 they underflow to 0
+// or a subnormal value, which does not affect the partition, and when the
+// distortion of the run kept overflows (points spread over about 1e154 or
+// more: {0, s, 10s, 11s} with s = 1e200 has distortion 2·10⁴⁰⁰) Cluster
+// returns an error wrapping ErrNonFinite instead of a Result, though the
+// labels it found are those of the scaled points (TestClusterScaleRange).
+// The scaled copy costs n·d floats, for such data only.
 //
 // It returns an error wrapping ErrInvalid when x is nil or empty, an entry
 // of x is NaN or infinite (naming its row and column), K is outside [1, n],

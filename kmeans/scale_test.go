@@ -2,6 +2,7 @@ package kmeans_test
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -126,6 +127,36 @@ func TestClusterPow2Property(t *testing.T) {
 			if err != nil || !slices.Equal(seed, wantSeed) {
 				t.Errorf("trial %d, 2^%d: Seed gives %v (%v), want %v", trial, e, seed, err, wantSeed)
 			}
+		}
+	}
+}
+
+// TestClusterScaleRange pins the range the Scale paragraph of Cluster
+// states: the points {0, s, 10s, 11s} get the labels of s = 1 for s from
+// 1e-300 to 1e150, whose distortion 2s² is finite, and an error wrapping
+// ErrNonFinite for s = 1e155 and 1e200, whose distortion overflows
+// (the paragraph claimed the same labels up to 1e300).
+func TestClusterScaleRange(t *testing.T) {
+	run := func(s float64) (*kmeans.Result, error) {
+		x := mat.NewDense(4, 1, []float64{0, s, 10 * s, 11 * s})
+		return kmeans.Cluster(context.Background(), x, kmeans.Settings{K: 2, Src: rand.NewPCG(1, 2)})
+	}
+	ref, err := run(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []float64{1e-300, 1e-154, 1e100, 1e150} {
+		res, err := run(s)
+		if err != nil {
+			t.Fatalf("s = %g: %v", s, err)
+		}
+		if !slices.Equal(res.Labels, ref.Labels) {
+			t.Errorf("s = %g: labels %v, want %v", s, res.Labels, ref.Labels)
+		}
+	}
+	for _, s := range []float64{1e155, 1e200, 1e300} {
+		if _, err := run(s); !errors.Is(err, kmeans.ErrNonFinite) {
+			t.Errorf("s = %g: error %v, want ErrNonFinite (distortion 2s² overflows)", s, err)
 		}
 	}
 }
