@@ -257,7 +257,27 @@ func findKnob(v reflect.Value, name string) (reflect.Value, reflect.StructField,
 	return reflect.Value{}, reflect.StructField{}, false
 }
 
-// setKnob parses s into the field f.
+// floatInteger parses s as a float64 (strconv.ParseFloat, so "1e7" and
+// "2.5e3") and returns its value as an int64 and true when it is an exact
+// integer; false when it is not (1.5); an error wrapping strconv.ErrRange
+// when it lies outside the int64 range (1e19, 1e400), or the parse error.
+func floatInteger(s string) (int64, bool, error) {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0, false, err
+	}
+	if math.IsNaN(v) || math.IsInf(v, 0) || v != math.Trunc(v) {
+		return 0, false, nil
+	}
+	if v < -0x1p63 || v >= 0x1p63 {
+		return 0, false, fmt.Errorf("%q: %w", s, strconv.ErrRange)
+	}
+	return int64(v), true, nil
+}
+
+// setKnob parses s into the field f: an integer knob takes an integer
+// written as such or in float notation when it is exact (1e7, 2.5e3).
+
 func setKnob(f reflect.Value, s string) error {
 	if f.CanAddr() {
 		switch p := f.Addr().Interface().(type) {
@@ -278,6 +298,14 @@ func setKnob(f reflect.Value, s string) error {
 		f.SetFloat(x)
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		x, err := strconv.ParseInt(s, 10, 64)
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			// An integer in float notation, as Knobs prints the ranges
+			// ("[0, 1e7]"): 1e7 and 2.5e3, not 1.5.
+			var ok bool
+			if x, ok, err = floatInteger(s); !ok && err == nil {
+				return fmt.Errorf("%q is not an integer", s)
+			}
+		}
 		if errors.Is(err, strconv.ErrRange) || (err == nil && f.OverflowInt(x)) {
 			return fmt.Errorf("%q is out of range", s)
 		} else if err != nil {

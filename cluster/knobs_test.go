@@ -238,6 +238,15 @@ func TestSetKnobs(t *testing.T) {
 		{"a close knob is suggested, any case", orig, []string{"rownormalise=false"}, nil, `no knob "rownormalise": did you mean RowNormalize? (knobs: `},
 		{"not a number", HBisection{}, []string{"alpha=x"}, nil, `"x" is not a number`},
 		{"not an integer", orig, []string{"M=1.5"}, nil, `"1.5" is not an integer`},
+		// Integers in float notation, as Knobs prints the ranges ("[0,
+		// 1e7]"), were "not an integer".
+		{"integer in float notation", orig, []string{"MaxIter=1e7"}, func(m Method) bool { return m.(*FGPWC).MaxIter == 10_000_000 }, ""},
+		{"integer in float notation with a fraction", orig, []string{"M=2.5e3"}, func(m Method) bool { return m.(*FGPWC).M == 2500 }, ""},
+		{"float notation, not an integer", orig, []string{"M=1.5e0"}, nil, `"1.5e0" is not an integer`},
+		{"float notation beyond the knob's range", orig, []string{"MaxIter=1e8"}, nil, `knob setting "MaxIter=1e8": fgpwc: MaxIter = 100000000 is outside its range`},
+		{"float notation beyond int64", orig, []string{"M=1e19"}, nil, `"1e19" is out of range`},
+		{"float notation beyond float64", orig, []string{"M=1e400"}, nil, `"1e400" is out of range`},
+		{"infinity is no integer", orig, []string{"M=Inf"}, nil, `"Inf" is not an integer`},
 		// Numbers beyond the type's range were called "not an integer"
 		// ("not a number").
 		{"integer beyond int64", orig, []string{"M=99999999999999999999"}, nil, `"99999999999999999999" is out of range`},
