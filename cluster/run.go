@@ -995,7 +995,9 @@ func noPairText(p *Problem) string {
 // ignored returns one warning per kind of side information or input in p
 // that a method using u does not read (pairs, labels, a bipartite matrix,
 // feature rows, a graph beside the feature rows or the bipartite matrix
-// of a method that reads them alone); an unsupervised method's names what would use it.
+// of a method that reads them alone, a Problem.Regularize other than the
+// zero value for a method that does not declare Uses.Regularizes); an
+// unsupervised method's names what would use it.
 func ignored(name string, u Uses, p *Problem) []string {
 	var w []string
 	// An unsupervised method was most likely the default, not a choice:
@@ -1028,7 +1030,24 @@ func ignored(name string, u Uses, p *Problem) []string {
 	if p.Graph != nil && in&BipartiteInput != 0 && in&GraphInput == 0 {
 		w = append(w, fmt.Sprintf("%s: graph ignored: %s co-clusters the bipartite matrix (Problem.Bipartite) and reads no graph (l1csc, or another method of the graph, clusters a graph such as the matrix's bipartite graph)", name, name))
 	}
+	if p.Regularize != (graph.Regularization{}) && !u.Regularizes {
+		w = append(w, fmt.Sprintf("%s ignores Problem.Regularize (mode %v%s): it builds no regularized normalized-Laplacian embedding (its Laplacian is unnormalized or exact; njw, ncut, cscap and ccsr regularize theirs, see Uses.Regularizes)", name, p.Regularize.Mode, regularizeDetail(p.Regularize, p.weightExp)))
+	}
 	return w
+}
+
+// regularizeDetail returns ", τ = …" and ", complete" for the parts of r
+// set beyond its mode, τ as the caller gave it (times 2^weightExp, Run's
+// rescaling undone), for ignored's warning.
+func regularizeDetail(r graph.Regularization, weightExp int) string {
+	var out string
+	if r.Tau != 0 {
+		out += fmt.Sprintf(", τ = %g", math.Ldexp(r.Tau, weightExp))
+	}
+	if r.Complete {
+		out += ", complete"
+	}
+	return out
 }
 
 // checkBlocks returns nil when need bytes of dense blocks fit within
