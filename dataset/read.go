@@ -102,12 +102,6 @@ func Read(ctx context.Context, r io.Reader, name string, opt Options) (*Table, e
 		raw, err = parseARFF(ctx, lines, name, &opt, tick)
 	} else {
 		raw, err = parseDelimited(ctx, lines, name, &opt, tick)
-		if err == nil && opt.Header == HeaderAuto && !raw.named && len(raw.rows) == 1 && firstRowHeaderLike(raw.rows[0], &opt) {
-			// One line, which the header rule's own first test takes
-			// for a header (no field a number): a header without data,
-			// not one row of one-hot categories.
-			return nil, &ParseError{File: name, Line: raw.lines[0], Err: errorf(ErrSyntax, "no data rows: the only line %q looks like a header (no field is a number); if it is data, say the file has no header%s", raw.rows[0], paren(opt.Spelling.Remedy("header", "no")))}
-		}
 	}
 	if err != nil {
 		return nil, err
@@ -386,10 +380,9 @@ func trimTrailingDelimiter(body []string, sp splitter, name string) ([]string, s
 	return out, fmt.Sprintf("%s: %s with the delimiter %q: the empty last field was ignored", name, what, string(delim))
 }
 
-// firstRowHeaderLike applies the first test of the HeaderAuto rule to the
-// first row: no field is a number (finite or not) or a missing value (an
-// empty first field of several, pandas's unnamed index column, aside).
-func firstRowHeaderLike(first []string, opt *Options) bool {
+// looksLikeHeader applies the HeaderAuto rule to the first rows.
+func looksLikeHeader(rows [][]string, opt *Options) bool {
+	first := rows[0]
 	for j, v := range first {
 		if j == 0 && v == "" && len(first) > 1 {
 			// pandas's to_csv leaves its index column unnamed: ",x,y".
@@ -398,15 +391,6 @@ func firstRowHeaderLike(first []string, opt *Options) bool {
 		if numberLike(v) || opt.isMissing(v) {
 			return false // a number, finite or not ("Inf", "1e400"), is data
 		}
-	}
-	return true
-}
-
-// looksLikeHeader applies the HeaderAuto rule to the first rows.
-func looksLikeHeader(rows [][]string, opt *Options) bool {
-	first := rows[0]
-	if !firstRowHeaderLike(first, opt) {
-		return false
 	}
 	if len(first) > 1 && first[0] == "" && (len(rows[1]) == 0 || opt.isMissing(rows[1][0])) {
 		return false // data with missing values in its first column

@@ -91,9 +91,6 @@ const (
 	// a number in the second row holds a non-number in the first, or (for
 	// files without numbers in the first two rows) every first-row value
 	// occurs nowhere else in its column while some column repeats values.
-	// A file of one line none of whose fields is a number is a header
-	// without data: an error ("no data rows"), as with HeaderYes; HeaderNo
-	// reads that line as a row.
 	HeaderAuto HeaderMode = iota
 	// HeaderYes treats the first non-blank line as the header.
 	HeaderYes
