@@ -78,7 +78,7 @@ import (
 // deflated), which forms no n×n matrix, doubling the number K of pairs
 // requested until a non-positive μ shows that all feasible vectors were
 // found. The exception: a solve of K ≥ cspDenseMinK = 32 pairs on
-// DenseLimit < n ≤ cspDenseMax = 2000 nodes is made by eigen.Dense, which
+// DenseLimit < n ≤ CSPDenseMax = 2000 nodes is made by eigen.Dense, which
 // forms A and B of (2) as n×n matrices: O(n²) memory and O(n³) time. The
 // doubling starts at K = max(2k, 8) + c and reaches K ≥ 32 when that is
 // 32 or more, or when the solve before it (K/2 pairs) found all its
@@ -186,14 +186,14 @@ func (CSP) Uses() Uses {
 	return Uses{Supervision: Pairs, NeedsPairs: true, MinK: 2, Core: true, Generalized: true}
 }
 
-// cspMaxVectors caps the number of eigenpairs of (2) computed by the
+// CSPMaxVectors caps the number of eigenpairs of (2) computed by the
 // iterative path (raised to k − 1 when k is larger): LOBPCG's block
 // algebra costs O(n·b²) per iteration; measured on BenchmarkCSP1kKNN at
 // AlphaFraction 0.005 (258 feasible vectors), 11 s for the 64 largest.
-const cspMaxVectors = 64
+const CSPMaxVectors = 64
 
-// cspDenseMax and cspDenseMinK: the doubling's generalized eigenproblems
-// of K ≥ cspDenseMinK pairs on graphs of up to cspDenseMax nodes are
+// CSPDenseMax and cspDenseMinK: the doubling's generalized eigenproblems
+// of K ≥ cspDenseMinK pairs on graphs of up to CSPDenseMax nodes are
 // solved by eigen.Dense rather than LOBPCG. The dense reduction costs
 // O(n³) time and O(n²) memory whatever K (150 MB allocated at n = 1000,
 // see CSP); LOBPCG's Rayleigh–Ritz grows as n·K² per iteration.
@@ -204,7 +204,7 @@ const cspMaxVectors = 64
 // but K ≤ 9 at n = 1000: 1.2–1.3 s against 0.13–0.17 s, and n = 3000,
 // K = 8: 48 s against 7 s.
 const (
-	cspDenseMax  = 2000
+	CSPDenseMax  = 2000
 	cspDenseMinK = 32
 )
 
@@ -336,7 +336,7 @@ type cspSolution struct {
 const cspMaxComponents = 200
 
 // cspSolve returns the feasible eigenvectors of (1) for α = frac·λ_max(Q̄)·vol
-// (see CSP), all of them when there are fewer than cspMaxVectors, and at
+// (see CSP), all of them when there are fewer than CSPMaxVectors, and at
 // least want of them when they exist (the iterative path stops once a
 // non-positive μ shows). It returns an error wrapping ErrInvalid when none
 // is feasible.
@@ -345,13 +345,13 @@ const cspMaxComponents = 200
 // (feasibleCount) and starts the doubling at its last step (cspJump), which
 // saves the earlier solves without changing the result.
 func cspSolve(ctx context.Context, g *graph.Graph, pairs []constraint.Pair, frac float64, want int, s *Settings) (*cspSolution, error) {
-	return cspSolveCount(ctx, g, pairs, frac, want, s, true, cspDenseMax)
+	return cspSolveCount(ctx, g, pairs, frac, want, s, true, CSPDenseMax)
 }
 
 // cspSolveCount is cspSolve; with count false the doubling starts from its
 // first step, as it did before feasibleCount (the tests compare the two),
 // and its solves of at least cspDenseMinK pairs are dense up to denseMax
-// nodes (cspDenseMax; the tests pass 0 to reach LOBPCG on small graphs).
+// nodes (CSPDenseMax; the tests pass 0 to reach LOBPCG on small graphs).
 func cspSolveCount(ctx context.Context, g *graph.Graph, pairs []constraint.Pair, frac float64, want int, s *Settings, count bool, denseMax int) (*cspSolution, error) {
 	n := g.N()
 	deg := g.Degrees()
@@ -429,7 +429,7 @@ func cspSolveCount(ctx context.Context, g *graph.Graph, pairs []constraint.Pair,
 	// Dense: all n pairs. Iterative: doubling until a μ ≤ 0 shows.
 	kk := n
 	iterative := s.Eigen == nil && n > DenseLimit
-	limit := min(n, max(cspMaxVectors, want)+nc)
+	limit := min(n, max(CSPMaxVectors, want)+nc)
 	// skipped > 0: the solves of the doubling below with K < kk were
 	// skipped, the last with K = skipped (see cspJump).
 	skipped, first := 0, kk

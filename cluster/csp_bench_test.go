@@ -15,7 +15,7 @@ var cspBenchSink *Result
 // 10-NN graph with RBF weights, the FGPWC protocol's constraints (each
 // pair with probability 1/n: about n/2 pairs), k = 2, at the default α
 // (AlphaFraction 0.5) and at AlphaFraction 0.1 and 0.005 (where more than
-// cspMaxVectors vectors are feasible: the capped search). It reports the
+// CSPMaxVectors vectors are feasible: the capped search). It reports the
 // ARI against the blobs and the cost vᵀL̄v of the vector split. The problem is built
 // outside the timer.
 func benchmarkCSP(b *testing.B, n int) {

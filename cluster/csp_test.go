@@ -435,7 +435,7 @@ func cspKNNProblem(tb testing.TB, n int) (*Problem, []int) {
 // tolerance is 1e-8), and Run gives the same partition. The dense counts
 // (measured): 2, 6 and 18 feasible vectors at AlphaFraction 0.5, 0.2, 0.1
 // — 18 needs two doublings of the request (8, 16, 32) — and 113 at 0.02,
-// more than cspMaxVectors: the iterative path then compares only the 64
+// more than CSPMaxVectors: the iterative path then compares only the 64
 // of largest μ and warns, and the cheapest vector is still among them
 // (measured; it is the one of smallest λ here). The partitions of Run are
 // compared at the default α; -short skips AlphaFraction 0.2 and 0.02 (the
@@ -459,8 +459,8 @@ func TestCSPSparseMatchesDense(t *testing.T) {
 				t.Fatal(err)
 			}
 			// The doubling with LOBPCG, and with the dense solver (the default
-			// up to cspDenseMax nodes).
-			for _, denseMax := range []int{0, cspDenseMax} {
+			// up to CSPDenseMax nodes).
+			for _, denseMax := range []int{0, CSPDenseMax} {
 				sparse, err := cspSolveCount(context.Background(), p.Graph, pairs, c.frac, 1, &Settings{}, true, denseMax)
 				if err != nil {
 					t.Fatal(err)
@@ -469,9 +469,9 @@ func TestCSPSparseMatchesDense(t *testing.T) {
 					t.Fatalf("frac %v: %d feasible vectors, measured %d", c.frac, len(dense.values), c.feasible)
 				}
 				compare := len(dense.values)
-				if c.feasible >= cspMaxVectors {
+				if c.feasible >= CSPMaxVectors {
 					compare = 1
-					if len(sparse.values) != cspMaxVectors || len(sparse.warnings) == 0 || !strings.Contains(sparse.warnings[0], "more feasible vectors may exist") {
+					if len(sparse.values) != CSPMaxVectors || len(sparse.warnings) == 0 || !strings.Contains(sparse.warnings[0], "more feasible vectors may exist") {
 						t.Errorf("frac %v: %d vectors on the sparse path, warnings %v", c.frac, len(sparse.values), sparse.warnings)
 					}
 				} else if len(sparse.values) != len(dense.values) {
@@ -597,7 +597,7 @@ func TestCSPDisconnected(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// LOBPCG (denseMax 0), the path of graphs above cspDenseMax.
+	// LOBPCG (denseMax 0), the path of graphs above CSPDenseMax.
 	sparse, err := cspSolveCount(context.Background(), kg, p.Constraints.Pairs, 0.5, 1, &Settings{}, true, 0)
 	if err != nil {
 		t.Fatal(err)

@@ -166,8 +166,8 @@ func vectors(m cluster.Method, k, n int) (int, string) {
 	}
 	if m.Name() == "csp" && k > 0 {
 		// csp's doubling asks for up to max(64, k − 1) pairs besides one
-		// per connected component (cluster/csp.go: cspMaxVectors).
-		raise(cspMaxVectors, fmt.Sprintf("k = %d (csp's doubling asks for up to max(%d, k − 1) eigenpairs besides one per connected component)", k, cspMaxVectors))
+		// per connected component (cluster/csp.go: cluster.CSPMaxVectors).
+		raise(cluster.CSPMaxVectors, fmt.Sprintf("k = %d (csp's doubling asks for up to max(%d, k − 1) eigenpairs besides one per connected component)", k, cluster.CSPMaxVectors))
 	}
 	if v, ok := intKnob(m, "MaxK"); ok && k == 0 {
 		if v == 0 {
@@ -179,18 +179,6 @@ func vectors(m cluster.Method, k, n int) (int, string) {
 	}
 	return e, why
 }
-
-// cspMaxVectors is cluster's cspMaxVectors: csp's doubling asks for up
-// to max(cspMaxVectors, k − 1) eigenpairs besides the deflated component
-// vectors, one per connected component (its limit, min(n, max(64, k − 1)
-// + components)), whatever k (TestCSPPairsCounted).
-const cspMaxVectors = 64
-
-// cspDenseMax is cluster's cspDenseMax: csp solves its pencil's
-// eigenproblems of at least 32 pairs (cspDenseMinK; its doubling reaches
-// 64) densely up to this many nodes, whatever Settings say, with about 19
-// n×n arrays allocated in all (cluster.CSP's doc: 150 MB at n = 1000).
-const cspDenseMax = 2000
 
 // generalizedOf reports whether m's eigensolve on n nodes is a
 // generalized one, A x = λ B x, which cluster solves by eigen.LOBPCG above
@@ -661,7 +649,7 @@ type eigenWork struct {
 	rows     int
 	basis    string // "Lanczos restart" or "LOBPCG iteration"
 	holds    string // what the bytes are, for a message
-	cspDense bool   // csp's dense solves (cspDenseMax)
+	cspDense bool   // csp's dense solves (cluster.CSPDenseMax)
 }
 
 // eigenWorkOf returns the eigenWork of method m's eigensolve of e vectors
@@ -670,7 +658,7 @@ type eigenWork struct {
 // eigen.LOBPCG's (generalizedBytes, 3·BlockSize rows), csp's with d =
 // its graph's connected components deflated (an upper bound: Run gives it
 // the core, which has no more), and for csp on DenseLimit < n ≤
-// cspDenseMax nodes its dense solves' nine n×n matrices as well
+// cluster.CSPDenseMax nodes its dense solves' nine n×n matrices as well
 // (eigen.DenseBytes' eight of a generalized dense solve, and one more:
 // csp's peak, about 19 n×n arrays allocated in all, measured 7.6 n×n
 // over njw's at n = 1000 and 7.0 at n = 2000, k = 20). Cost O(1), O(n + stored entries) for csp.
@@ -683,10 +671,10 @@ func eigenWorkOf(m cluster.Method, e int, w workload) eigenWork {
 	d := 0
 	if m.Name() == "csp" {
 		_, d = w.g.Components()
-		if n > cluster.DenseLimit && n <= cspDenseMax {
+		if n > cluster.DenseLimit && n <= cluster.CSPDenseMax {
 			ew.cspDense = true
 			ew.bytes = max(ew.bytes, sat(float64(eigen.DenseBytes(n, true))+8*float64(n)*float64(n)))
-			ew.holds = fmt.Sprintf("nine n×n matrices: csp solves its pencil densely up to %d nodes", cspDenseMax)
+			ew.holds = fmt.Sprintf("nine n×n matrices: csp solves its pencil densely up to %d nodes", cluster.CSPDenseMax)
 		}
 	}
 	if densely(n, e) {
@@ -724,12 +712,12 @@ func (s *Server) checkWork(m cluster.Method, k int, w workload) error {
 	e, why := vectors(m, k, n)
 	ew := eigenWorkOf(m, e, w)
 	if eigensolvesVectors(m) && ew.cspDense && !densely(n, e) && s.denseTooLong(n, n) {
-		// csp's dense solves of its pencil (cspDenseMax) cost about a
+		// csp's dense solves of its pencil (cluster.CSPDenseMax) cost about a
 		// full dense eigensolve each, denseSeconds(n, n): measured 3.0 s
 		// for a whole csp request at n = 1000 and 50 s at n = 2000 (two
 		// dense solves of 41 and 65 pairs, k = 20, under a load of 6
 		// on 2 cores), for 3.4 and 27 s estimated.
-		return fmt.Errorf("%w: %s on n = %d nodes: csp solves its pencil densely up to %d nodes, which takes O(n³) time, about %.0f s here, and cannot be stopped once started, more than a quarter of this server's compute time limit of %v: restart tether serve with a larger -compute-timeout", errBadInput, why, n, cspDenseMax, denseSeconds(n, n), s.cfg.ComputeTimeout)
+		return fmt.Errorf("%w: %s on n = %d nodes: csp solves its pencil densely up to %d nodes, which takes O(n³) time, about %.0f s here, and cannot be stopped once started, more than a quarter of this server's compute time limit of %v: restart tether serve with a larger -compute-timeout", errBadInput, why, n, cluster.CSPDenseMax, denseSeconds(n, n), s.cfg.ComputeTimeout)
 	}
 	if eigensolvesVectors(m) && densely(n, e) && s.denseTooLong(n, e) {
 		// The largest e with n > 6e + 8 (workBytes' dense rule).
@@ -750,7 +738,7 @@ func (s *Server) checkWork(m cluster.Method, k int, w workload) error {
 		return fmt.Errorf("%w: %s on n = %d nodes needs about %s (%s; %s for %d vectors besides), more than this server's memory limit of %s per request: %s, or restart tether serve with a larger -max-request-mib", errBadInput, m.Name(), n, wording.Bytes(need), what, wording.Bytes(vec), e, wording.Bytes(limit), remedy)
 	}
 	fits := sort.Search(n+1, func(e int) bool { return sat(float64(eigenWorkOf(m, e, w).bytes)+float64(extra)) > limit }) - 1
-	if m.Name() == "csp" && fits < cspMaxVectors {
+	if m.Name() == "csp" && fits < cluster.CSPMaxVectors {
 		// csp asks for its 64 pairs whatever k below them: a smaller k
 		// does not help.
 		fits = 0
