@@ -876,3 +876,23 @@ func TestEdgeListNoEdgesRemedy(t *testing.T) {
 		})
 	}
 }
+
+// WriteNamedEdgeList writes the names for the numbers, and a node
+// without an edge as "a a 0"; names of the wrong count are refused.
+func TestWriteNamedEdgeList(t *testing.T) {
+	g, err := graph.FromEdges(4, []graph.Edge{{I: 0, J: 1, W: 0.1}, {I: 1, J: 2, W: 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteNamedEdgeList(&b, g, []string{"a", "b", "c", "d"}); err != nil {
+		t.Fatal(err)
+	}
+	const want = "# 4 nodes\na b 0.1\nb c 3\nd d 0\n"
+	if b.String() != want {
+		t.Errorf("WriteNamedEdgeList wrote %q, want %q", b.String(), want)
+	}
+	if err := WriteNamedEdgeList(&b, g, []string{"a"}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("1 name for 4 nodes: err = %v, want ErrInvalid", err)
+	}
+}

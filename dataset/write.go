@@ -76,25 +76,61 @@ const edgeListHeader = "# %d nodes, undirected, 0-based: i j weight"
 // 0-based node numbers and i ≤ j, preceded by a '#' comment giving the node
 // count and the base (edgeListHeader). ReadGraph reads it back exactly,
 // nodes without an edge included (weights are written in shortest
-// round-trip form).
+// round-trip form). Cost O(n + edges).
 func WriteEdgeList(w io.Writer, g *graph.Graph) error {
+	number := func(b []byte, i int) []byte { return strconv.AppendInt(b, int64(i), 10) }
+	return writeEdgeList(w, g, fmt.Sprintf(edgeListHeader, g.N()), number, false)
+}
+
+// WriteNamedEdgeList writes g as an edge list whose nodes are names[i],
+// each one token (no blank, delimiter or quote, not empty, none
+// repeated: the caller checks): a first line "# N nodes", then every
+// undirected edge once as "a b w" (a's index ≤ b's, weights in shortest
+// round-trip form), and "a a 0" for a node without an edge, so that every
+// node is named and ReadGraph reads back the same graph with the same
+// names (the nodes numbered in order of first appearance). An error
+// wrapping ErrInvalid when len(names) ≠ n. Cost O(n + edges).
+func WriteNamedEdgeList(w io.Writer, g *graph.Graph, names []string) error {
+	if len(names) != g.N() {
+		return fmt.Errorf("%w: %d node names for a graph of %d nodes", ErrInvalid, len(names), g.N())
+	}
+	name := func(b []byte, i int) []byte { return append(b, names[i]...) }
+	return writeEdgeList(w, g, fmt.Sprintf("# %d nodes", g.N()), name, true)
+}
+
+// writeEdgeList writes the header line, then every undirected edge of g
+// once as "a b w" with a ≤ b, the nodes written by node, and with
+// isolated "a a 0" for each node without an edge. Cost O(n + edges).
+func writeEdgeList(w io.Writer, g *graph.Graph, header string, node func([]byte, int) []byte, isolated bool) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, edgeListHeader+"\n", g.N())
+	fmt.Fprintln(bw, header)
 	var buf []byte
+	line := func(i, j int, wt float64) error {
+		buf = node(buf[:0], i)
+		buf = append(buf, ' ')
+		buf = node(buf, j)
+		buf = append(buf, ' ')
+		buf = strconv.AppendFloat(buf, wt, 'g', -1, 64)
+		buf = append(buf, '\n')
+		if _, err := bw.Write(buf); err != nil {
+			return fmt.Errorf("dataset: writing edge list: %w", err)
+		}
+		return nil
+	}
 	for i := 0; i < g.N(); i++ {
 		idx, wt := g.Row(i)
+		if isolated && len(idx) == 0 {
+			if err := line(i, i, 0); err != nil {
+				return err
+			}
+			continue
+		}
 		for k, j := range idx {
 			if int(j) < i {
 				continue
 			}
-			buf = strconv.AppendInt(buf[:0], int64(i), 10)
-			buf = append(buf, ' ')
-			buf = strconv.AppendInt(buf, int64(j), 10)
-			buf = append(buf, ' ')
-			buf = strconv.AppendFloat(buf, wt[k], 'g', -1, 64)
-			buf = append(buf, '\n')
-			if _, err := bw.Write(buf); err != nil {
-				return fmt.Errorf("dataset: writing edge list: %w", err)
+			if err := line(i, int(j), wt[k]); err != nil {
+				return err
 			}
 		}
 	}

@@ -955,7 +955,7 @@ func writeClusterLabels(labels []int, names []string) func(io.Writer) error {
 
 // writeGraph writes g to path: Matrix Market when the name ends in .mtx or
 // .mm (in any case, as dataset.GraphFormatFor reads them back), else an
-// edge list of the node names when names is not nil (writeNamedEdgeList;
+// edge list of the node names when names is not nil (dataset.WriteNamedEdgeList;
 // graphOutNames chooses), else a 0-based edge list "i j weight"; report
 // as for writeReported.
 func (m *Main) writeGraph(ctx context.Context, path string, g *graph.Graph, names []string, report bool) error {
@@ -964,7 +964,7 @@ func (m *Main) writeGraph(ctx context.Context, path string, g *graph.Graph, name
 	case dataset.GraphFormatFor(path) == dataset.MatrixMarket:
 		write = func(w io.Writer) error { return dataset.WriteMatrixMarket(w, g) }
 	case names != nil:
-		write = func(w io.Writer) error { return writeNamedEdgeList(w, g, names) }
+		write = func(w io.Writer) error { return dataset.WriteNamedEdgeList(w, g, names) }
 	}
 	return m.writeReported(ctx, path, report, write)
 }

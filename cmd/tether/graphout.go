@@ -1,18 +1,15 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
 	"github.com/tether-sc/tether/dataset"
-	"github.com/tether-sc/tether/graph"
 )
 
 // graphOutNames returns the node names cluster -graph-out writes in an
-// edge list (writeNamedEdgeList), and a note for the summary: names when
+// edge list (dataset.WriteNamedEdgeList), and a note for the summary: names when
 // the edge list can hold them all, so that the graph file and the labels
 // -o writes name the nodes alike and tether cluster -graph-file reads it
 // with a -truth file of names; nil (the nodes numbered, as before) when
@@ -45,44 +42,4 @@ func graphOutNames(path string, names []string) ([]string, string) {
 		return names, fmt.Sprintf("-graph-out %s names the nodes, and %d of the names are integers: read it back with -named-nodes (else they are read as node numbers)", path, ints)
 	}
 	return names, ""
-}
-
-// writeNamedEdgeList writes g as an edge list whose nodes are names (one
-// per node, each one token: graphOutNames): a first line "# N nodes",
-// then every undirected edge once as "a b w" (a's index ≤ b's, weights in
-// shortest round-trip form), and "a a 0" for a node without an edge, so
-// that every node is named and dataset.ReadGraph reads back the same
-// graph with the same names (the nodes numbered in order of first
-// appearance). Cost O(n + edges).
-func writeNamedEdgeList(w io.Writer, g *graph.Graph, names []string) error {
-	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "# %d nodes\n", g.N())
-	var buf []byte
-	for i := 0; i < g.N(); i++ {
-		idx, wt := g.Row(i)
-		if len(idx) == 0 {
-			buf = append(append(append(buf[:0], names[i]...), ' '), names[i]...)
-			buf = append(buf, " 0\n"...)
-			if _, err := bw.Write(buf); err != nil {
-				return fmt.Errorf("writing edge list: %w", err)
-			}
-			continue
-		}
-		for k, j := range idx {
-			if int(j) < i {
-				continue
-			}
-			buf = append(append(append(buf[:0], names[i]...), ' '), names[j]...)
-			buf = append(buf, ' ')
-			buf = strconv.AppendFloat(buf, wt[k], 'g', -1, 64)
-			buf = append(buf, '\n')
-			if _, err := bw.Write(buf); err != nil {
-				return fmt.Errorf("writing edge list: %w", err)
-			}
-		}
-	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("writing edge list: %w", err)
-	}
-	return nil
 }
