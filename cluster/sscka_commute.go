@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -31,7 +32,10 @@ import (
 //     null vectors (one per connected component) are left out, as L⁺ does:
 //     on a disconnected graph L⁺ is the pseudo-inverse of each component's
 //     Laplacian, 0 between components. With m = n − c (c components) the
-//     truncation is exact. m = SSCKA.Rank, by default max(2k, 10): the
+//     truncation is exact. On a disconnected graph the kernel adds each
+//     component's indicator with weight 1/ε, ε = λ₂/1000, the ε → 0 limit
+//     of (L + εI)⁻¹ (withComponentIndicators), so that it sets the
+//     components apart as the spectral embeddings do. m = SSCKA.Rank, by default max(2k, 10): the
 //     m largest eigenvalues of L⁺ carry the cluster structure (the k
 //     smallest of L are those of spectral clustering), twice as many, and
 //     at least 10, keep more of the kernel than an embedding of k columns;
@@ -140,8 +144,68 @@ func newCommuteBasis(ctx context.Context, g *graph.Graph, m int, explicit bool, 
 	if math.IsInf(scale, 0) || math.IsNaN(scale) || scale == 0 {
 		return nil, fmt.Errorf("%w: sscka: commute kernel scale s = %v (largest edge weight %v, trace of L⁺ %v): the graph's weights are out of floating-point range", ErrNumerical, scale, maxEdgeWeight(g), tr)
 	}
+	if nc > 1 {
+		f, b.warnings = withComponentIndicators(g, f, e.values, b.warnings)
+	}
 	b.f, b.scale = f, scale
 	return b, nil
+}
+
+// commuteComponentGap is the ratio λ₂/ε of the smallest non-zero
+// eigenvalue λ₂ of L to the ε of the component indicators' weight 1/ε in
+// the commute kernel of a disconnected graph (withComponentIndicators).
+const commuteComponentGap = 1000
+
+// withComponentIndicators returns f with one column per connected
+// component C of g appended, 1_C/√(|C|·ε) with ε = λ₂/1000 (λ₂ the
+// smallest non-zero value of values, the eigenvalues of L behind f), and
+// warnings with the embedding's note on components replaced by the
+// kernel's own.
+//
+// Why: L⁺ is 0 between components and its rows on a component sum to 0,
+// so on a disconnected graph the pseudo-inverse alone does not tell the
+// components apart (a QA run on three separated blobs, one component
+// each, gave ARI 0.11–0.28 where NJW gave 1.00). (L + εI)⁻¹ =
+// Σ_j u_j u_jᵀ/(λ_j + ε) + Σ_C 1_C 1_Cᵀ/(|C|·ε) is the regularized
+// Laplacian kernel of Smola & Kondor (2003); as ε → 0 it is L⁺ plus the
+// component indicators with weight 1/ε, which set the components apart by
+// a squared kernel distance 1000 times that of the slowest non-zero mode.
+// The scale s is computed before they are added (newCommuteBasis), so
+// that within a component the kernel and the constraints' weight are those
+// of L⁺. A connected graph gets no column: a constant added to every
+// kernel entry does not change kernel k-means. Cost O(n·(m + c)).
+func withComponentIndicators(g *graph.Graph, f *mat.Dense, values []float64, warnings []string) (*mat.Dense, []string) {
+	comp, nc := g.Components()
+	top := 0.0
+	for _, l := range values {
+		top = max(top, l)
+	}
+	lam2 := math.Inf(1)
+	for _, l := range values {
+		if l > 1e-9*top {
+			lam2 = min(lam2, l)
+		}
+	}
+	eps := lam2 / commuteComponentGap
+	size := make([]int, nc)
+	for _, c := range comp {
+		size[c]++
+	}
+	n, m := f.Dims()
+	out := mat.NewDense(n, m+nc, nil)
+	for i, c := range comp {
+		row := out.RawRowView(i)
+		copy(row, f.RawRowView(i)[:m])
+		row[m+c] = 1 / math.Sqrt(float64(size[c])*eps)
+	}
+	kept := warnings[:0:0]
+	for _, w := range warnings {
+		if !strings.Contains(w, "the embedding sets each component apart") {
+			kept = append(kept, w)
+		}
+	}
+	kept = append(kept, fmt.Sprintf("sscka: graph has %d connected components: the commute kernel is the ε → 0 limit of (L + εI)⁻¹ (L⁺ plus each component's indicator with weight 1/ε, ε = λ₂/%d = %.4g), which sets the components apart, so clusters follow the components and constraints between components do not join them (harmless when each component is a cluster or a union of clusters; otherwise a graph with more neighbours joins them)", nc, commuteComponentGap, eps))
+	return out, kept
 }
 
 // fits reports whether b was made for graph g with rank m asked for as
