@@ -9,7 +9,8 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/tether-sc/tether/internal/jsonpos"
 )
 
 // SyntaxError is a manifest line that is not a Spec in JSON: malformed
@@ -85,12 +86,10 @@ func syntaxError(line []byte, err error) error {
 
 // column returns the 1-based column, in characters, of byte offset off of
 // line, or 0 when off is outside it (the end of the line is column
-// len+1).
+// len+1): jsonpos.Position's column. Cost O(off).
 func column(line []byte, off int) int {
-	if off < 0 || off > len(line) {
-		return 0
-	}
-	return utf8.RuneCount(line[:off]) + 1
+	_, col, _ := jsonpos.Position(line, off)
+	return col
 }
 
 // valueStart returns the byte offset of the start of the value that ends
