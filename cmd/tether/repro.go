@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -185,7 +186,15 @@ func runRepro(ctx context.Context, m *Main, args []string) error {
 	}
 	// The ledger is rebuilt from every experiment's claims file, so a run
 	// of some experiments keeps the others' claims.
-	ledger, err := experiment.BuildLedger(*out, experiment.All())
+	// Those run now under their title for this run (realdata's names
+	// -data), the others under their default title.
+	titled := experiment.All()
+	for i, e := range titled {
+		if slices.ContainsFunc(exps, func(r experiment.Experiment) bool { return r.Name == e.Name }) {
+			titled[i].Title = e.TitleIn(&experiment.Env{DataRoot: *data})
+		}
+	}
+	ledger, err := experiment.BuildLedger(*out, titled)
 	if err != nil {
 		return err
 	}
