@@ -203,12 +203,15 @@ type FGPWC struct {
 	// the largest weight of the graph (adding the edge if needed), a
 	// cannot-link sets it to 0. The descent and k-means are unchanged. The
 	// paper's embedding comes from the graph alone, and its span need not
-	// contain a partition that satisfies the constraints. Every pair is
-	// imprinted whatever its weight; a pair that is both a must-link and a
-	// cannot-link is an error wrapping ErrInvalid. The embedding depends on
-	// the constraints: Basis must be nil, and cross-validation fits
-	// re-embed with their subset imprinted. The zero value false keeps the
-	// paper's embedding.
+	// contain a partition that satisfies the constraints. A pair's weight
+	// is a confidence, as in SpectralLearning: a pair of confidence
+	// c = min(1, Σ Pair.W()) moves W_ij only that far towards the
+	// overwrite ((1 − c)·W_ij + c·w_max for a must-link, (1 − c)·W_ij for
+	// a cannot-link), so unit weights overwrite; a pair that is both a
+	// must-link and a cannot-link is an error wrapping ErrInvalid. The
+	// embedding depends on the constraints: Basis must be nil, and
+	// cross-validation fits re-embed with their subset imprinted. The zero
+	// value false keeps the paper's embedding.
 	Imprint bool `doc:"embed the graph with the constraints imprinted"`
 	// IterCV, beyond the paper, picks the descent's iteration cap among
 	// {0, c/5, c/2, c, 2c} (c = MaxIter or its default) by cross-validation

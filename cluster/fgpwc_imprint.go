@@ -34,9 +34,14 @@ import (
 // bias the validation.
 
 // fgpwcImprint returns g with pairs imprinted as in Spectral Learning
-// (Kamvar et al. 2003): W_ij = the largest weight of g for a must-link
-// (constrainedAffinity adds the edge if there is none), W_ij = 0 for a
-// cannot-link. A node that loses all its edges to cannot-links would make
+// (Kamvar et al. 2003): W_ij = the largest weight w_max of g for a
+// must-link (constrainedAffinity adds the edge if there is none), W_ij = 0
+// for a cannot-link. Pair weights are confidences, read as SpectralLearning
+// reads them: a pair of confidence c = min(1, Σ Pair.W()) (its copies'
+// weights summed) moves W_ij that far, W_ij ← (1 − c)·W_ij + c·w_max for a
+// must-link and (1 − c)·W_ij for a cannot-link. Unit weights (c ≥ 1) give
+// the overwrite above exactly; a weight above 1 imprints no more than 1
+// (it still counts in F, seed 003 eq. (1), at its full weight). A node that loses all its edges to cannot-links would make
 // L_sym undefined; it gets a self loop of the must-link weight, with a
 // warning. A pair that is both a must-link and a cannot-link is an error
 // wrapping ErrInvalid, its remedy spelled by s (Settings.Spelling; s may
@@ -55,7 +60,7 @@ func fgpwcImprint(ctx context.Context, g *graph.Graph, pairs []constraint.Pair, 
 	if !(wmax > 0) {
 		return nil, nil, fmt.Errorf("%w: fgpwc: imprint: the graph has no positive weight", ErrInvalid)
 	}
-	g2, err := constrainedAffinity(ctx, g, &constraint.Set{N: g.N(), Pairs: pairs}, wmax, false, "fgpwc: imprint", s)
+	g2, err := constrainedAffinity(ctx, g, &constraint.Set{N: g.N(), Pairs: pairs}, wmax, true, "fgpwc: imprint", s)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/kmeans"
+	"github.com/tether-sc/tether/progress"
 )
 
 // This file holds FGPWCState: FGPWC on one graph re-run after each change
@@ -326,9 +327,11 @@ func (b *FGPWCBasis) descendFrom(ctx context.Context, pairs []constraint.Pair, x
 // and k-means refills them) and restarts more times from k-means++ seeds,
 // and returns the labels of the run violating the least constraint
 // weight, ties by distortion, then the warm run. The seeded restarts
-// draw from s's k-means stream (s.Seed) and report to s.Recorder, one
-// "kmeans" event each; the warm run reports nothing. Cost: extra+1
-// k-means runs, each O(iterations·n·m·k) for emb n×m.
+// draw from s's k-means stream (s.Seed). Every run reports to s.Recorder,
+// one "kmeans" event each, counted together: the warm run is event 1 of
+// extra+1 (its message prefixed "warm run: "), the restarts the events
+// after it (1…extra of extra without a warm run). Cost: extra+1 k-means
+// runs, each O(iterations·n·m·k) for emb n×m.
 func warmKMeans(ctx context.Context, emb *mat.Dense, k int, pairs []constraint.Pair, prev []int, extra int, s *Settings) ([]int, error) {
 	if extra == 0 {
 		extra = 2
@@ -340,9 +343,29 @@ func warmKMeans(ctx context.Context, emb *mat.Dense, k int, pairs []constraint.P
 		}
 		return sel(r.Labels)
 	}
+	warm := nonEmptyClusters(prev, k) == k
+	total := max(extra, 0)
+	if warm {
+		total++
+	}
+	// report renumbers the "kmeans" events of one kmeans.Cluster call as
+	// events off+1, off+2, … of total, prefixing their messages.
+	report := func(off int, prefix string) progress.Recorder {
+		if s.Recorder == nil {
+			return nil
+		}
+		return progress.Func(func(e progress.Event) {
+			if e.Stage == "kmeans" {
+				e.Done += off
+				e.Total = total
+				e.Message = prefix + e.Message
+			}
+			s.Recorder.Record(e)
+		})
+	}
 	var best *kmeans.Result
-	if nonEmptyClusters(prev, k) == k {
-		r, err := kmeans.Cluster(ctx, emb, kmeans.Settings{K: k, Init: prev})
+	if warm {
+		r, err := kmeans.Cluster(ctx, emb, kmeans.Settings{K: k, Init: prev, Recorder: report(0, "warm run: ")})
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, cancelledIn("fgpwc", "warm k-means", ctx.Err())
@@ -360,6 +383,9 @@ func warmKMeans(ctx context.Context, emb *mat.Dense, k int, pairs []constraint.P
 		// these restarts.
 		ks := *s
 		ks.Restarts = extra
+		if warm {
+			ks.Recorder = report(1, "")
+		}
 		r, err := runKMeans(ctx, emb, k, &ks, extra, sel)
 		if err != nil {
 			if ctx.Err() != nil {

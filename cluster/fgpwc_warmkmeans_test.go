@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -61,8 +62,9 @@ func oldWarmKMeans(ctx context.Context, emb *mat.Dense, k int, pairs []constrain
 // to its seeded restarts: the labels are those of the old code, which
 // rebuilt Settings from Seed and Restarts alone (same seeded stream), for
 // every seed, restart count and start, whatever the other fields hold;
-// and the Recorder receives one "kmeans" event per seeded restart (the
-// old code dropped it: no event).
+// and the Recorder receives one "kmeans" event per k-means run, numbered
+// together: the warm run first (the old code reported only the seeded
+// restarts, numbered on their own, and dropped the warm run's event).
 func TestWarmKMeansSettings(t *testing.T) {
 	ctx := context.Background()
 	// Four overlapping blobs in 3-D, so that restarts from different
@@ -112,15 +114,21 @@ func TestWarmKMeansSettings(t *testing.T) {
 					if !slices.Equal(got, want) {
 						t.Errorf("%s: labels differ from the old code's in %d nodes", label, hamming(got, want))
 					}
-					// The seeded restarts report: extra of them (2 when
-					// extra is 0), none when extra < 0; the fallback
-					// (extra < 0 with no warm run) is skipped above.
+					// Every k-means run reports: the warm run when
+					// prev has k non-empty clusters, then the seeded
+					// restarts, extra of them (2 when extra is 0), none
+					// when extra < 0; the fallback (extra < 0 with no
+					// warm run) is skipped above.
+					warm := nonEmptyClusters(prev, k) == k
 					wantEvents := extra
 					if extra == 0 {
 						wantEvents = 2
 					}
 					if extra < 0 {
 						wantEvents = 0
+					}
+					if warm {
+						wantEvents++
 					}
 					ev := log.Events("kmeans")
 					if len(ev) != wantEvents {
@@ -129,6 +137,9 @@ func TestWarmKMeansSettings(t *testing.T) {
 					for i, e := range ev {
 						if e.Done != i+1 || e.Total != wantEvents {
 							t.Errorf("%s: event %d is %d/%d, want %d/%d", label, i, e.Done, e.Total, i+1, wantEvents)
+						}
+						if isWarm := strings.HasPrefix(e.Message, "warm run: "); isWarm != (warm && i == 0) {
+							t.Errorf("%s: event %d message %q: warm-run prefix %v, want %v", label, i, e.Message, isWarm, warm && i == 0)
 						}
 					}
 					if extra > 0 {

@@ -103,6 +103,10 @@ type Experiment struct {
 	Name string
 	// Title is a one-line description.
 	Title string
+	// TitleFor, if not nil, returns the title of a run with env, for a
+	// title that names what env chooses (realdata's names the data root
+	// read); Title is then its text for the default Env. Use TitleIn.
+	TitleFor func(env *Env) string
 	// Source says where the published figures are, e.g. "seed 003 Table 1".
 	Source string
 	// Cells declares the work. It may fail when inputs are missing (e.g. a
@@ -117,6 +121,15 @@ type Experiment struct {
 	// except with -quick, where it runs as the others do. Name it to run
 	// it.
 	Long bool
+}
+
+// TitleIn returns e's title for a run with env: TitleFor(env) when both
+// are set, else Title.
+func (e Experiment) TitleIn(env *Env) string {
+	if e.TitleFor != nil && env != nil {
+		return e.TitleFor(env)
+	}
+	return e.Title
 }
 
 // ErrUnknown is returned by Lookup for an unknown experiment name.

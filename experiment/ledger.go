@@ -1,13 +1,14 @@
 package experiment
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/tether-sc/tether/internal/jsonpos"
 )
 
 // ClaimsFile is the file, in each experiment's output folder, that holds the
@@ -75,9 +76,9 @@ func decodeClaims(b []byte) ([]Claim, error) {
 	return out, nil
 }
 
-// jsonPosition returns ":line:column" (1-based) of the byte at which
-// encoding/json reported err in b, or "" when err carries no offset.
-// Cost O(offset).
+// jsonPosition returns ":line:column" (1-based, the column in characters:
+// jsonpos.Position) of the byte at which encoding/json reported err in b,
+// or "" when err carries no offset. Cost O(offset).
 func jsonPosition(b []byte, err error) string {
 	var off int64
 	var syn *json.SyntaxError
@@ -95,9 +96,7 @@ func jsonPosition(b []byte, err error) string {
 	if off > 0 {
 		off--
 	}
-	off = min(off, int64(len(b)))
-	line := 1 + bytes.Count(b[:off], []byte("\n"))
-	col := int(off) - bytes.LastIndexByte(b[:off], '\n')
+	line, col, _ := jsonpos.Position(b, int(min(off, int64(len(b)))))
 	return fmt.Sprintf(":%d:%d", line, col)
 }
 

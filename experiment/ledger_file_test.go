@@ -49,6 +49,9 @@ func TestJSONPosition(t *testing.T) {
 		{"x", ":1:1"},
 		{"[1,\n2,\n  x]", ":3:3"},
 		{"[1,\r\n z]", ":2:2"},
+		// Columns count characters (jsonpos.Position), as the job
+		// manifest's do: "é" is two bytes, one column.
+		{"[\"é\",\n\"é\", x]", ":2:6"},
 	} {
 		var v []int
 		err := json.Unmarshal([]byte(tc.in), &v)

@@ -95,14 +95,21 @@ const (
 func RealData() Experiment {
 	var loads memo[string, *realInstance]
 	return Experiment{
-		Name:   "realdata",
-		Title:  "Defaults on every network and feature set in ../shared/datasets: unconstrained, every pairwise method (pairs 1/n and 5n) and -method auto",
-		Source: "issue 19 (beyond the sources)",
+		Name:     "realdata",
+		Title:    realTitle("../shared/datasets"),
+		TitleFor: func(env *Env) string { return realTitle(env.dataRoot()) },
+		Source:   "issue 19 (beyond the sources)",
 		Cells: func(env *Env) ([]Cell, error) {
 			return realCells(env, &loads)
 		},
 		Report: realReport,
 	}
+}
+
+// realTitle returns realdata's title for the data root read, as given
+// (-data, relative as it was written; by default ../shared/datasets).
+func realTitle(root string) string {
+	return "Defaults on every network and feature set in " + root + ": unconstrained, every pairwise method (pairs 1/n and 5n) and -method auto"
 }
 
 // realInstance is a loaded dataset with its graph.

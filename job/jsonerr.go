@@ -8,8 +8,11 @@ import (
 	"io"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/tether-sc/tether/internal/jsonpos"
+	"github.com/tether-sc/tether/internal/suggest"
 )
 
 // SyntaxError is a manifest line that is not a Spec in JSON: malformed
@@ -75,7 +78,14 @@ func syntaxError(line []byte, err error) error {
 		return &SyntaxError{Column: column(line, len(line)), Msg: "the line ends inside a JSON value: a '}', ']' or '\"' is missing"}
 	case err != nil && strings.HasPrefix(err.Error(), "json: unknown field "):
 		name := strings.TrimPrefix(err.Error(), "json: unknown field ")
-		return &SyntaxError{Column: column(line, keyAt(line, name)), Msg: "unknown field " + name + " (docs/jobs.md lists the fields of a job)"}
+		at := keyAt(line, name)
+		hint := "docs/jobs.md lists the fields of a job"
+		if bare, uerr := strconv.Unquote(name); uerr == nil && at >= 0 {
+			if c := suggest.Closest(bare, fieldsAt(reflect.TypeFor[Spec](), objectPath(line, at))); c != "" {
+				hint = fmt.Sprintf("did you mean %q?", c)
+			}
+		}
+		return &SyntaxError{Column: column(line, at), Msg: "unknown field " + name + " (" + hint + ")"}
 	}
 	if err != nil && strings.HasPrefix(err.Error(), "json: ") {
 		return &SyntaxError{Msg: strings.TrimPrefix(err.Error(), "json: ")}
@@ -85,12 +95,10 @@ func syntaxError(line []byte, err error) error {
 
 // column returns the 1-based column, in characters, of byte offset off of
 // line, or 0 when off is outside it (the end of the line is column
-// len+1).
+// len+1): jsonpos.Position's column. Cost O(off).
 func column(line []byte, off int) int {
-	if off < 0 || off > len(line) {
-		return 0
-	}
-	return utf8.RuneCount(line[:off]) + 1
+	_, col, _ := jsonpos.Position(line, off)
+	return col
 }
 
 // valueStart returns the byte offset of the start of the value that ends
@@ -133,6 +141,93 @@ func keyAt(line []byte, quoted string) int {
 		}
 		from = i + 1
 	}
+}
+
+// objectPath returns the keys leading to the JSON object that holds byte
+// off of line: nil for the top-level object, ["sample"] inside "sample".
+// It reads line up to off as JSON text, tracking strings (with their
+// escapes) and brackets; an array's elements are under the array's key.
+// Cost O(off).
+func objectPath(line []byte, off int) []string {
+	var (
+		stack []string
+		last  string // the last string literal closed: a key before '{'
+	)
+	for i := 0; i < off && i < len(line); i++ {
+		switch line[i] {
+		case '"':
+			start := i + 1
+			for i++; i < len(line) && line[i] != '"'; i++ {
+				if line[i] == '\\' {
+					i++
+				}
+			}
+			if i < len(line) {
+				if v, err := strconv.Unquote(string(line[start-1 : i+1])); err == nil {
+					last = v
+				}
+			}
+		case '{', '[':
+			stack = append(stack, last)
+		case '}', ']':
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+		}
+	}
+	if len(stack) == 0 {
+		return nil
+	}
+	return stack[1:] // the first is the top-level object's
+}
+
+// fieldsAt returns the JSON names of the fields of the struct that t (a
+// struct, or a pointer, slice or array of structs) holds at the path of
+// keys path, matched as encoding/json matches them (exactly, else ignoring
+// case), or nil when the path leads to no struct (a map such as
+// gen_params, or a key t does not have). Cost O(fields·len(path)).
+func fieldsAt(t reflect.Type, path []string) []string {
+	elem := func(t reflect.Type) reflect.Type {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array {
+			t = t.Elem()
+		}
+		return t
+	}
+	t = elem(t)
+	for _, key := range path {
+		if t.Kind() != reflect.Struct {
+			return nil
+		}
+		var next reflect.Type
+		for f := range t.Fields() {
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if name == "" {
+				name = f.Name
+			}
+			if name == key || (next == nil && strings.EqualFold(name, key)) {
+				next = f.Type
+			}
+		}
+		if next == nil {
+			return nil
+		}
+		t = elem(next)
+	}
+	if t.Kind() != reflect.Struct {
+		return nil
+	}
+	var names []string
+	for f := range t.Fields() {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" || !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		names = append(names, name)
+	}
+	return names
 }
 
 // syntaxPhrases turn the decoder's description of what it expected into

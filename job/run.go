@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -21,6 +22,7 @@ import (
 	"github.com/tether-sc/tether/internal/inputfile"
 	"github.com/tether-sc/tether/internal/inputkind"
 	"github.com/tether-sc/tether/internal/memguard"
+	"github.com/tether-sc/tether/internal/suggest"
 	"github.com/tether-sc/tether/internal/wording"
 	"github.com/tether-sc/tether/metrics"
 )
@@ -492,19 +494,85 @@ func load(ctx context.Context, s *Spec, root string, files Files) (*input.Data, 
 		}
 		return input.ReadCatalogSpelled(ctx, s.Dataset, dr, s.spelling())
 	default:
-		g, p, err := input.GenParams(s.Gen, s.GenParams)
+		g, p, err := genParams(s)
 		if err != nil {
 			return nil, err
 		}
 		d, err := input.Generate(ctx, g, p, s.GenSeed)
 		if err != nil {
-			return nil, err
+			return nil, genValueError(s, err)
 		}
 		if note := genKNote(s, g, p); note != "" {
 			d.Notes = append(d.Notes, note)
 		}
 		return d, nil
 	}
+}
+
+// genParams returns the generator of s.Gen and its parameters set from
+// s.GenParams (input.GenParams), with errors that name the entry of
+// gen_params at fault and its value: a key the generator does not read
+// lists the generator's own parameters (not every generator's) with the
+// closest one (`gen moons: synth: invalid parameter: gen_params.nosie =
+// "0.1": moons has no parameter nosie (it reads n, noise): did you mean
+// noise?`), a value that does not parse says what it should be
+// (`gen_params.n = "1e12": want an integer`). An unknown generator, and k
+// given to a generator of fixed classes, are input.GenParams' errors.
+// Errors wrap synth.ErrInvalid. Cost O(len(GenParams)·log).
+func genParams(s *Spec) (synth.Generator, synth.Params, error) {
+	g, err := synth.Lookup(s.Gen)
+	if err != nil {
+		return input.GenParams(s.Gen, s.GenParams)
+	}
+	keys := slices.Sorted(maps.Keys(s.GenParams))
+	for _, k := range keys {
+		v := s.GenParams[k]
+		if !slices.Contains(g.Params, k) && (k != "k" || g.Classes == 0) {
+			return g, synth.Params{}, fmt.Errorf("gen %s: %w: gen_params.%s = %q: %s has no parameter %s (it reads %s)%s", g.Name, synth.ErrInvalid, k, v, g.Name, k, strings.Join(g.Params, ", "), suggest.Hint(k, g.Params))
+		}
+		var p synth.Params
+		if err := p.Set(k, v); err != nil {
+			want := "a number" // synth.Params.Set: n, k and dim are integers
+			if k == "n" || k == "k" || k == "dim" {
+				want = "an integer"
+			}
+			return g, synth.Params{}, fmt.Errorf("gen %s: %w: gen_params.%s = %q: want %s", g.Name, synth.ErrInvalid, k, v, want)
+		}
+	}
+	return input.GenParams(s.Gen, s.GenParams)
+}
+
+// genValueError returns err, the error of generating the data of s,
+// prefixed by the entries of gen_params whose values it names ("n = 0"
+// names gen_params.n): `gen_params.n = "0": gen moons: synth: invalid
+// parameter: Moons: n = 0, want ≥ 1`. A parameter left at its default is
+// not named. The result wraps err. Cost O(len(GenParams)·len(err)).
+func genValueError(s *Spec, err error) error {
+	msg := err.Error()
+	var named []string
+	for _, k := range slices.Sorted(maps.Keys(s.GenParams)) {
+		for i := 0; ; {
+			j := strings.Index(msg[i:], k+" = ")
+			if j < 0 {
+				break
+			}
+			j += i
+			if j == 0 || !isNameByte(msg[j-1]) {
+				named = append(named, fmt.Sprintf("gen_params.%s = %q", k, s.GenParams[k]))
+				break
+			}
+			i = j + 1
+		}
+	}
+	if len(named) == 0 {
+		return err
+	}
+	return fmt.Errorf("%s: %w", strings.Join(named, ", "), err)
+}
+
+// isNameByte reports whether c can be part of a parameter name.
+func isNameByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // genKNote returns the note of a job whose k (> 0) differs from the

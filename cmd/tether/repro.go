@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -77,7 +78,7 @@ func runRepro(ctx context.Context, m *Main, args []string) error {
 		tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "EXPERIMENT\tSOURCE\tTITLE")
 		for _, e := range experiment.All() {
-			fmt.Fprintf(tw, "%s\t%s\t%s\n", e.Name, userSource(e.Source), e.Title)
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", e.Name, userSource(e.Source), e.TitleIn(&experiment.Env{DataRoot: *data}))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -168,7 +169,7 @@ func runRepro(ctx context.Context, m *Main, args []string) error {
 		}); err != nil {
 			return err
 		}
-		sections[e.Name] = indexSection(e, md)
+		sections[e.Name] = indexSection(e, env, md)
 		fmt.Fprintf(m.Stdout, "wrote %s\n", filepath.Join(env.OutDir, "README.md"))
 	}
 	// The long experiments all leaves out keep their committed pages,
@@ -185,7 +186,15 @@ func runRepro(ctx context.Context, m *Main, args []string) error {
 	}
 	// The ledger is rebuilt from every experiment's claims file, so a run
 	// of some experiments keeps the others' claims.
-	ledger, err := experiment.BuildLedger(*out, experiment.All())
+	// Those run now under their title for this run (realdata's names
+	// -data), the others under their default title.
+	titled := experiment.All()
+	for i, e := range titled {
+		if slices.ContainsFunc(exps, func(r experiment.Experiment) bool { return r.Name == e.Name }) {
+			titled[i].Title = e.TitleIn(&experiment.Env{DataRoot: *data})
+		}
+	}
+	ledger, err := experiment.BuildLedger(*out, titled)
 	if err != nil {
 		return err
 	}
@@ -333,7 +342,7 @@ func keptSection(out string, e experiment.Experiment) (string, error) {
 	} else if err != nil {
 		return "", err
 	}
-	return indexSection(e, string(md)), nil
+	return indexSection(e, nil, string(md)), nil
 }
 
 // longNote returns the index's words on the long experiments all left
@@ -346,9 +355,10 @@ func longNote(names []string) string {
 }
 
 // indexSection returns the section of the results index for experiment
-// e, whose page is md.
-func indexSection(e experiment.Experiment, md string) string {
-	return fmt.Sprintf("## [%s](%s/README.md): %s\n\n%s\n", e.Name, e.Name, e.Title, shiftHeadings(md, e.Name))
+// e, whose page md a run with env wrote (nil: a page kept as it was),
+// under e's title for that run (realdata's names the data root read).
+func indexSection(e experiment.Experiment, env *experiment.Env, md string) string {
+	return fmt.Sprintf("## [%s](%s/README.md): %s\n\n%s\n", e.Name, e.Name, e.TitleIn(env), shiftHeadings(md, e.Name))
 }
 
 // joinSections returns the index's sections in the order of
