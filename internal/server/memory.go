@@ -130,15 +130,16 @@ func boolKnob(m cluster.Method, name string) bool {
 
 // vectors returns the number of vectors m computes for k clusters on n
 // nodes, as far as its knobs say it (the largest of k, FGPWC's and CCSR's
-// M, FGPWC's automatic m up to MaxM, SSC-KA's Rank, and with k = 0 the
-// cap MaxK of an estimated k plus one: bethe's doubling asks for MaxK + 1
-// eigenpairs), and what sets it, for messages ("k = 50", "knob M =
+// M, FGPWC's automatic m up to MaxM, SSC-KA's Rank, L1CSC's Starts + 1,
+// and with k = 0 the cap MaxK of an estimated k plus one: bethe's
+// doubling asks for MaxK + 1 eigenpairs), and what sets it, for messages ("k = 50", "knob M =
 // 300"): the e of workBytes, and of projectedTooLong, whose Lanczos basis
 // is sized by the pairs the solver is asked for beyond the deflated null
 // vectors. e bounds them: njw, ncut, usc and the other Laplacian
 // embeddings ask for k with the null vector deflated (k − 1 on a
 // connected graph), fgpwc for M + 1 with it deflated (M), bethe with k
-// given for k (TestVectorsBoundLanczosPairs).
+// given for k (TestVectorsBoundLanczosPairs), l1csc for Starts + 1 a
+// bisection.
 func vectors(m cluster.Method, k, n int) (int, string) {
 	e, why := k, fmt.Sprintf("k = %d", k)
 	raise := func(v int64, what string) {
@@ -163,6 +164,15 @@ func vectors(m cluster.Method, k, n int) (int, string) {
 			what = fmt.Sprintf("k = %d (%s's Rank is max(2k, 10) = %d)", k, m.Name(), min(v, int64(n)))
 		}
 		raise(v, what)
+	}
+	if m.Name() == "l1csc" {
+		// Each bisection solves for Starts + 1 generalized eigenvectors,
+		// its spectral starts (0: 3 starts), whatever k.
+		v, _ := intKnob(m, "Starts")
+		if v == 0 {
+			v = 3
+		}
+		raise(v+1, fmt.Sprintf("l1csc's Starts = %d (Starts + 1 eigenvectors a bisection)", v))
 	}
 	if m.Name() == "csp" && k > 0 {
 		// csp's doubling asks for up to max(64, k − 1) pairs besides one
@@ -627,9 +637,11 @@ func (s *Server) projectedTooLong(rows int) bool {
 // that sizes its embedding), which the time bounds of checkWork
 // (denseTooLong, projectedTooLong) are about: every method but those
 // whose Uses declare NoKEigensolve (labelprop, cvqe, plmeans, cpca and
-// clpp), whose k asks for no unstoppable dense solve (labelprop with K =
-// 800 classes on 10⁴ nodes was refused as an eigensolve of 800 vectors
-// under the default 2-minute limit). Their memory is still counted
+// clpp; the bisections hbisect, cosc and l1csc, whose eigensolves are of
+// 2 vectors, or l1csc's Starts + 1, a part; mavro's one vector; opplc),
+// whose k asks for no unstoppable dense solve (labelprop with K = 800
+// classes on 10⁴ nodes was refused as an eigensolve of 800 vectors under
+// the default 2-minute limit). Their memory is still counted
 // (workBytes, methodBytes). Cost O(1).
 func eigensolvesVectors(m cluster.Method) bool {
 	return !m.Uses().NoKEigensolve
