@@ -131,7 +131,8 @@ func boolKnob(m cluster.Method, name string) bool {
 // vectors returns the number of vectors m computes for k clusters on n
 // nodes, as far as its knobs say it (the largest of k, FGPWC's and CCSR's
 // M, FGPWC's automatic m up to MaxM, SSC-KA's Rank, L1CSC's Starts + 1,
-// and with k = 0 the cap MaxK of an estimated k plus one: bethe's
+// for auto the largest of its candidates' (autoCandidates: its FGPWC and
+// SSC-KA candidates embed max(2k, 10) vectors), and with k = 0 the cap MaxK of an estimated k plus one: bethe's
 // doubling asks for MaxK + 1 eigenpairs), and what sets it, for messages ("k = 50", "knob M =
 // 300"): the e of workBytes, and of projectedTooLong, whose Lanczos basis
 // is sized by the pairs the solver is asked for beyond the deflated null
@@ -165,6 +166,15 @@ func vectors(m cluster.Method, k, n int) (int, string) {
 		}
 		raise(v, what)
 	}
+	if m.Name() == "auto" && k > 0 {
+		// Its candidates' embeddings: FGPWC's and SSC-KA's of max(2k,
+		// 10) vectors.
+		for _, c := range autoCandidates(n, k) {
+			if v, cwhy := vectors(c, k, n); v > e {
+				raise(int64(v), fmt.Sprintf("k = %d (auto's candidate %s asks for %d vectors: %s)", k, c.Name(), v, cwhy))
+			}
+		}
+	}
 	if m.Name() == "l1csc" {
 		// Each bisection solves for Starts + 1 generalized eigenvectors,
 		// its spectral starts (0: 3 starts), whatever k.
@@ -194,14 +204,15 @@ func vectors(m cluster.Method, k, n int) (int, string) {
 // generalized one, A x = λ B x, which cluster solves by eigen.LOBPCG above
 // cluster.DenseLimit (cluster.Uses.Generalized: fast-ge, fast-ge2,
 // fast-ge2-bh, csp), or auto's whose candidates on n nodes include such a
-// method (autoCandidates: fast-ge and fast-ge2-bh up to
-// cluster.AutoCostlyMaxN nodes). Cost O(1).
+// method (autoCandidates: fast-ge, fast-ge2 and fast-ge2-bh up to
+// cluster.AutoCostlyMaxN nodes; which methods they are does not depend
+// on k, only FGPWC's and SSC-KA's knobs do). Cost O(1).
 func generalizedOf(m cluster.Method, n int) bool {
 	if m.Uses().Generalized {
 		return true
 	}
 	if m.Name() == "auto" {
-		for _, c := range autoCandidates(n) {
+		for _, c := range autoCandidates(n, 2) {
 			if c.Uses().Generalized {
 				return true
 			}
@@ -210,16 +221,12 @@ func generalizedOf(m cluster.Method, n int) bool {
 	return false
 }
 
-// autoCandidates returns the candidates of auto on n nodes whose work
-// checkWork counts beyond an embedding's (cluster.Auto fits them with
-// their defaults): ml-noa-ssc and mcl-noa-ssc, and up to
-// cluster.AutoCostlyMaxN nodes fast-ge and fast-ge2-bh.
-func autoCandidates(n int) []cluster.Method {
-	cands := []cluster.Method{cluster.MLNOASSC{}, cluster.MCLNOASSC{}}
-	if n <= cluster.AutoCostlyMaxN {
-		cands = append(cands, cluster.FastGE{}, cluster.FastGE2BH{})
-	}
-	return cands
+// autoCandidates returns the methods auto fits on n nodes for k clusters,
+// with their knobs: cluster.AutoMethods for pairs, the only supervision
+// a session holds (its costly candidates, fast-ge, fast-ge2, fast-ge2-bh
+// and cscap, only up to cluster.AutoCostlyMaxN nodes). Cost O(1).
+func autoCandidates(n, k int) []cluster.Method {
+	return cluster.AutoMethods(false, n, k)
 }
 
 // generalizedBytes returns the memory of a generalized eigensolve of e
@@ -257,6 +264,22 @@ type workload struct {
 	d     int
 	pairs []constraint.Pair
 	k     int // the request's k (checkWork sets it): labelprop's classes
+	// comps is the number of connected components of g when known
+	// (compsKnown; checkWork computes it once a request for csp, whose
+	// eigensolve deflates them, rather than once per probe of its
+	// searches: O(n + stored entries) each).
+	comps      int
+	compsKnown bool
+}
+
+// components returns the number of connected components of w's graph:
+// w.comps when known, else counted (cost O(n + stored entries)).
+func (w workload) components() int {
+	if w.compsKnown {
+		return w.comps
+	}
+	_, c := w.g.Components()
+	return c
 }
 
 // workloadOf returns the workload of data d with the constraints pairs.
@@ -333,9 +356,11 @@ func workloadOf(d *input.Data, pairs []constraint.Pair) workload {
 //     centroids, as cluster.CVQE refuses them beyond
 //     cluster.Settings.MaxBlockBytes: 16·(n·k + k² + k·d) bytes, of which
 //     workBytes counts the n×k ones, so 16·(k² + k·d) more.
-//   - auto: the largest of the above among the candidates it fits with
-//     their defaults (ml-noa-ssc, mcl-noa-ssc, and up to
-//     cluster.AutoCostlyMaxN nodes fast-ge and fast-ge2-bh).
+//   - auto: the largest of the above among the candidates it fits
+//     (autoCandidates: ml-noa-ssc's and mcl-noa-ssc's vote, fgpwc's
+//     objective for its two FGPWC candidates, and up to
+//     cluster.AutoCostlyMaxN nodes fast-ge's and fast-ge2-bh's dense
+//     paths).
 //
 // Cost O(n + stored entries + pairs).
 func methodBytes(m cluster.Method, w workload) (bytes int64, what, remedy string) {
@@ -411,10 +436,10 @@ func methodBytes(m cluster.Method, w workload) (bytes int64, what, remedy string
 			return sat(b), fmt.Sprintf("its k×k and k×d centroid blocks, twice, for k = %d and d = %d features", w.k, w.d), "ask for a smaller k, or load data with fewer features"
 		}
 	case "auto":
-		// auto fits its candidates with their defaults (cluster.Auto):
-		// the largest of their paths counted here, the costly ones only
-		// up to the 1000 nodes auto tries them on.
-		for _, c := range autoCandidates(n) {
+		// auto fits its candidates (cluster.AutoMethods): the largest
+		// of their paths counted here, the costly ones only up to the
+		// 1000 nodes auto tries them on.
+		for _, c := range autoCandidates(n, w.k) {
 			if b, cw, cr := methodBytes(c, w); b > bytes {
 				bytes, what, remedy = b, c.Name()+", one of its candidates ("+cw+")", "choose a method by name, or "+cr
 			}
@@ -673,7 +698,12 @@ type eigenWork struct {
 // cluster.CSPDenseMax nodes its dense solves' nine n×n matrices as well
 // (eigen.DenseBytes' eight of a generalized dense solve, and one more:
 // csp's peak, about 19 n×n arrays allocated in all, measured 7.6 n×n
-// over njw's at n = 1000 and 7.0 at n = 2000, k = 20). Cost O(1), O(n + stored entries) for csp.
+// over njw's at n = 1000 and 7.0 at n = 2000, k = 20). For auto, whose
+// e counts its FGPWC and SSC-KA candidates' Lanczos embeddings
+// (vectors), LOBPCG's are of min(e, k) vectors, its generalized
+// candidates' (fast-ge, fast-ge2, fast-ge2-bh), and the larger projected
+// matrix counts. Cost O(1); for csp O(n + stored entries) unless w knows
+// its components (checkWork counts them once a request).
 func eigenWorkOf(m cluster.Method, e int, w workload) eigenWork {
 	n := w.g.N()
 	ew := eigenWork{bytes: workBytes(n, e), rows: lanczosNCV(e), basis: "Lanczos restart", holds: fmt.Sprintf("%d vectors of n values and their working copies", e)}
@@ -682,7 +712,7 @@ func eigenWorkOf(m cluster.Method, e int, w workload) eigenWork {
 	}
 	d := 0
 	if m.Name() == "csp" {
-		_, d = w.g.Components()
+		d = w.components()
 		if n > cluster.DenseLimit && n <= cluster.CSPDenseMax {
 			ew.cspDense = true
 			ew.bytes = max(ew.bytes, sat(float64(eigen.DenseBytes(n, true))+8*float64(n)*float64(n)))
@@ -692,12 +722,23 @@ func eigenWorkOf(m cluster.Method, e int, w workload) eigenWork {
 	if densely(n, e) {
 		return ew
 	}
-	b, rows := generalizedBytes(n, e, d)
+	ge := e
+	if m.Name() == "auto" && w.k > 0 {
+		// Its generalized candidates (fast-ge, fast-ge2, fast-ge2-bh)
+		// solve for about k vectors; e counts its FGPWC and SSC-KA
+		// candidates' max(2k, 10) (vectors), which Lanczos solves.
+		ge = min(e, w.k)
+	}
+	b, rows := generalizedBytes(n, ge, d)
 	if gb := sat(b); gb > ew.bytes {
 		ew.bytes = gb
-		ew.holds = fmt.Sprintf("LOBPCG's blocks of n values for %d vectors (%d deflated besides; block size %d) and their working copies", e, d, rows/3)
+		ew.holds = fmt.Sprintf("LOBPCG's blocks of n values for %d vectors (%d deflated besides; block size %d) and their working copies", ge, d, rows/3)
 	}
-	ew.rows, ew.basis = rows, "LOBPCG iteration"
+	if m.Name() != "auto" || rows >= ew.rows {
+		// auto's FGPWC and SSC-KA candidates' Lanczos may diagonalize
+		// the larger projected matrix.
+		ew.rows, ew.basis = rows, "LOBPCG iteration"
+	}
 	return ew
 }
 
@@ -721,6 +762,9 @@ func eigenWorkOf(m cluster.Method, e int, w workload) eigenWork {
 func (s *Server) checkWork(m cluster.Method, k int, w workload) error {
 	n := w.g.N()
 	w.k = k
+	if m.Name() == "csp" && !w.compsKnown {
+		w.comps, w.compsKnown = w.components(), true
+	}
 	e, why := vectors(m, k, n)
 	ew := eigenWorkOf(m, e, w)
 	if eigensolvesVectors(m) && ew.cspDense && !densely(n, e) && s.denseTooLong(n, n) {
