@@ -244,11 +244,14 @@ func autoCandidates(n, k int) []cluster.Method {
 // left 4 % between the estimate and the peak at 1000 nodes). Measured
 // (testmem.PeakHeap, GC at 5 %, over njw's peak on the same graph, which
 // workBytes stands for): fast-ge and fast-ge2 with k = 20 on 1000 nodes
-// 3.6–4.7 MB for 5.4 MB estimated (TestGeneralizedMemoryEstimate), on
-// 3000 nodes 13.0 MB for 15.5 MB; on 6000 nodes with 600 pairs and k =
-// 60, fast-ge2 106 MB and fast-ge 101 MB in all (njw 19 MB) for 111 MB
-// here (workBytes' Lanczos count said 13 MB), csp with k = 10 102 MB for
-// 119 MB (e = 64, one component; 3.1 MB before). Cost O(1).
+// 3.6–4.7 MB for 6.1 MB estimated beyond njw's
+// (TestGeneralizedMemoryEstimate), on 3000 nodes 13.0 MB for 17.9 MB; on
+// 6000 nodes with 600 pairs and k = 60, fast-ge2 106 MB and fast-ge 101
+// MB in all (njw 19 MB) for 123 MB here (workBytes' Lanczos count said
+// 13 MB), csp with k = 10 102 MB for 131 MB (e = 64, one component; 3.1
+// MB before). The estimates are those of eigen.LOBPCG.Workspace since it
+// grew by 1.11 (they were 5.4, 15.5, 111 and 119 MB; the measurements
+// are older; TestGeneralizedBytesFigures recomputes them). Cost O(1).
 func generalizedBytes(n, e, d int) (bytes float64, projected int) {
 	ws, proj := eigen.LOBPCG{}.Workspace(n, e+d, d, true)
 	bs := float64(proj / 3)
