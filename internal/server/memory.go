@@ -258,6 +258,42 @@ func generalizedBytes(n, e, d int) (bytes float64, projected int) {
 	return float64(ws) + 8*float64(n)*(4*bs+8*float64(e)), proj
 }
 
+// The multigrid path of the eigensolvers: from mgMinN nodes, cluster's
+// Laplacian embeddings hand an L_sym solve of at most mgMaxPairs pairs
+// not deflated that Lanczos has not converged within its first restarts
+// to eigen.LOBPCG preconditioned with graph.Multigrid (cluster's
+// multigridMinN and multigridMaxK, on graphs whose pseudo-diameter is at
+// least 128, which checkWork does not measure: it counts every such
+// solve), and fast-ge preconditions its LOBPCG with a multigrid of its
+// pencil's graph from as many nodes (cluster's fastGEMultigridMinN).
+const (
+	mgMinN     = 100000
+	mgMaxPairs = 16
+)
+
+// multigridBytes returns the memory of graph.Multigrid's hierarchy on a
+// graph of n nodes and nnz stored entries applied to blocks of p
+// columns: on the finest level its L_sym values (8 bytes an entry; the
+// graph is the caller's) and 20 bytes a node (the smoother's diagonal,
+// the aggregation map and its scaling); on each coarser one the coarse
+// graph and its L_sym (20 bytes an entry, 36 a node); on every level
+// three n_l×p blocks (right-hand side, iterate, residual: 24·p bytes a
+// node); the dense Cholesky factor of the coarsest level of at most 800
+// nodes and its copy, 16·800² bytes. The coarser levels together are
+// counted as 1.5 times the finest one's nodes and entries: they held
+// 0.99–1.11 times the nodes and 0.79–1.11 times the entries on a 2-D
+// 8-neighbour grid and on the default k-NN graph of 10⁵ uniform 2-D
+// points, whose hierarchies (8 and 9 levels) peaked (testmem.PeakHeap,
+// collector at its default, beyond the block and its result) at 74–79
+// and 79–86 MB with p = 8 and 151 and 160 MB with p = 24, for 97, 109,
+// 193 and 205 MB here (TestMultigridBytes); a factor 1.25 left 10 % on
+// the k-NN graph. Cost O(1).
+func multigridBytes(n, nnz, p int) float64 {
+	fn, fz, fp := float64(n), float64(nnz), float64(p)
+	const coarser = 1.5
+	return 8*fz + 20*fn + 24*fp*fn + coarser*(20*fz+(36+24*fp)*fn) + 16*800*800
+}
+
 // workload is what a request's memory estimate reads of its session
 // besides n: the data's graph (its stored entries and rows), the number
 // of features per row (0 for a graph without features) and the
@@ -705,12 +741,31 @@ type eigenWork struct {
 // e counts its FGPWC and SSC-KA candidates' Lanczos embeddings
 // (vectors), LOBPCG's are of min(e, k) vectors, its generalized
 // candidates' (fast-ge, fast-ge2, fast-ge2-bh), and the larger projected
-// matrix counts. Cost O(1); for csp O(n + stored entries) unless w knows
-// its components (checkWork counts them once a request).
+// matrix counts. From mgMinN nodes it counts the multigrid path: for a
+// standard eigensolve of at most mgMaxPairs + 1 vectors the larger of
+// Lanczos's and eigen.LOBPCG's blocks with the multigrid hierarchy of the
+// graph (multigridBytes), which no count held before; for fast-ge the
+// hierarchy of its pencil's graph beside LOBPCG's. Cost O(1); for csp O(n
+// + stored entries) unless w knows its components (checkWork counts them
+// once a request).
 func eigenWorkOf(m cluster.Method, e int, w workload) eigenWork {
 	n := w.g.N()
 	ew := eigenWork{bytes: workBytes(n, e), rows: lanczosNCV(e), basis: "Lanczos restart", holds: fmt.Sprintf("%d vectors of n values and their working copies", e)}
-	if !eigensolvesVectors(m) || !generalizedOf(m, n) {
+	if !eigensolvesVectors(m) {
+		return ew
+	}
+	if !generalizedOf(m, n) {
+		if n >= mgMinN && e <= mgMaxPairs+1 {
+			// The multigrid LOBPCG after Lanczos's first restarts:
+			// LOBPCG's blocks (eigen.LOBPCG.Workspace) and the hierarchy
+			// of the graph, for a block of its BlockSize columns.
+			ws, proj := eigen.LOBPCG{}.Workspace(n, e, 0, false)
+			if b := sat(float64(ws) + multigridBytes(n, w.g.NNZ(), proj/3)); b > ew.bytes {
+				ew.bytes = b
+				ew.holds = fmt.Sprintf("LOBPCG's blocks of n values for %d vectors (block size %d) and the multigrid hierarchy of the graph that preconditions it from %d nodes", e, proj/3, mgMinN)
+			}
+			ew.rows = max(ew.rows, proj)
+		}
 		return ew
 	}
 	d := 0
@@ -733,9 +788,18 @@ func eigenWorkOf(m cluster.Method, e int, w workload) eigenWork {
 		ge = min(e, w.k)
 	}
 	b, rows := generalizedBytes(n, ge, d)
+	mg := ""
+	if n >= mgMinN && m.Name() == "fast-ge" {
+		// fast-ge's multigrid of its pencil's graph (W, the must-links
+		// and μ times the cannot-links), for a block of BlockSize
+		// columns (auto fits fast-ge only up to AutoCostlyMaxN nodes,
+		// fewer than mgMinN).
+		b += multigridBytes(n, w.g.NNZ()+2*len(w.pairs), rows/3)
+		mg = " and the multigrid hierarchy of its pencil's graph"
+	}
 	if gb := sat(b); gb > ew.bytes {
 		ew.bytes = gb
-		ew.holds = fmt.Sprintf("LOBPCG's blocks of n values for %d vectors (%d deflated besides; block size %d) and their working copies", ge, d, rows/3)
+		ew.holds = fmt.Sprintf("LOBPCG's blocks of n values for %d vectors (%d deflated besides; block size %d), their working copies%s", ge, d, rows/3, mg)
 	}
 	if m.Name() != "auto" || rows >= ew.rows {
 		// auto's FGPWC and SSC-KA candidates' Lanczos may diagonalize
@@ -796,7 +860,13 @@ func (s *Server) checkWork(m cluster.Method, k int, w workload) error {
 	if vec <= limit && extra > 0 {
 		return fmt.Errorf("%w: %s on n = %d nodes needs about %s (%s; %s for %d vectors besides), more than this server's memory limit of %s per request: %s, or restart tether serve with a larger -max-request-mib", errBadInput, m.Name(), n, wording.Bytes(need), what, wording.Bytes(vec), e, wording.Bytes(limit), remedy)
 	}
-	fits := sort.Search(n+1, func(e int) bool { return sat(float64(eigenWorkOf(m, e, w).bytes)+float64(extra)) > limit }) - 1
+	fits := sort.Search(n+1, func(e int) bool {
+		// The multigrid path (mgMinN) counts more for e ≤ mgMaxPairs + 1
+		// vectors than Lanczos for a few more: the larger of the two
+		// keeps the search monotone, and the advice within the limit.
+		b := max(eigenWorkOf(m, e, w).bytes, eigenWorkOf(m, min(e, mgMaxPairs+1), w).bytes)
+		return sat(float64(b)+float64(extra)) > limit
+	}) - 1
 	if m.Name() == "csp" && fits < cluster.CSPMaxVectors {
 		// csp asks for its 64 pairs whatever k below them: a smaller k
 		// does not help.
