@@ -132,8 +132,9 @@ func boolKnob(m cluster.Method, name string) bool {
 // nodes, as far as its knobs say it (the largest of k, FGPWC's and CCSR's
 // M, FGPWC's automatic m up to MaxM, SSC-KA's Rank, L1CSC's Starts + 1,
 // for auto the largest of its candidates' (autoCandidates: its FGPWC and
-// SSC-KA candidates embed max(2k, 10) vectors), and with k = 0 the cap MaxK of an estimated k plus one: bethe's
-// doubling asks for MaxK + 1 eigenpairs), and what sets it, for messages ("k = 50", "knob M =
+// SSC-KA candidates embed max(2k, 10) vectors), and with k = 0 the cap
+// MaxK of an estimated k plus one: bethe's doubling asks for MaxK + 1
+// eigenpairs), and what sets it, for messages ("k = 50", "knob M =
 // 300"): the e of workBytes, and of projectedTooLong, whose Lanczos basis
 // is sized by the pairs the solver is asked for beyond the deflated null
 // vectors. e bounds them: njw, ncut, usc and the other Laplacian
