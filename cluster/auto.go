@@ -603,6 +603,24 @@ func autoCandidates(labels bool, n, k int) []autoCandidate {
 	)
 }
 
+// AutoMethods returns the methods Auto fits on n nodes and k clusters,
+// with the knobs it gives them, in the order of its tie rule (see Auto;
+// the Method of AutoReport.Candidates): with labels, the candidates of
+// labels alone, else those of pairs; without the costly candidates it
+// skips above AutoCostlyMaxN nodes. A fit may still be skipped for too
+// little supervision in a fold (fast-ge2, AutoCandidate.Skipped), which
+// n and k cannot tell. It is the list Auto runs, for a front end that
+// bounds a request's work before it runs (tether serve). Cost O(1).
+func AutoMethods(labels bool, n, k int) []Method {
+	var out []Method
+	for _, c := range autoCandidates(labels, n, k) {
+		if c.skip == "" {
+			out = append(out, c.method)
+		}
+	}
+	return out
+}
+
 // autoSkipFastGE2 marks fast-ge2 and fast-ge2-bh (BetheLN) as skipped
 // when the training supervision of a fold gives fewer than k + 1 nodes with
 // a cannot-link, which they need (see FastGE2): their fits would fail. The

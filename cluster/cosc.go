@@ -185,8 +185,10 @@ func (c COSC) starts() int {
 // Name returns "cosc".
 func (COSC) Name() string { return "cosc" }
 
-// Uses declares what COSC reads from a Problem (see Run).
-func (COSC) Uses() Uses { return Uses{Supervision: Pairs, MinK: 2} }
+// Uses declares what COSC reads from a Problem (see Run). It declares
+// NoKEigensolve: its only eigensolve is the starting Fiedler vector of
+// each bisection (2 pairs of the merged graph's L_sym), whatever k.
+func (COSC) Uses() Uses { return Uses{Supervision: Pairs, MinK: 2, NoKEigensolve: true} }
 
 const (
 	coscMaxInner = 300

@@ -53,8 +53,10 @@ const HBisectionDefaultAlpha = 0.02
 // Name returns "hbisect".
 func (HBisection) Name() string { return "hbisect" }
 
-// Uses declares what HBisection reads from a Problem (see Run).
-func (HBisection) Uses() Uses { return Uses{EstimatesK: true} }
+// Uses declares what HBisection reads from a Problem (see Run). It
+// declares NoKEigensolve: each bisection solves for one Fiedler vector (2
+// pairs of its part's L_sym), whatever k.
+func (HBisection) Uses() Uses { return Uses{EstimatesK: true, NoKEigensolve: true} }
 
 // sweep is a part of the graph and its best cut: the Cheeger sweep's,
 // side[i] telling whether node i of the part goes to A, or, for a part

@@ -214,9 +214,12 @@ func (c *L1CSCCut) UnmarshalText(b []byte) error { return parseEnum(c, "cut", l1
 // Name returns "l1csc".
 func (L1CSC) Name() string { return "l1csc" }
 
-// Uses declares what L1CSC reads from a Problem (see Run).
+// Uses declares what L1CSC reads from a Problem (see Run). It declares
+// NoKEigensolve: each bisection solves for Starts + 1 generalized
+// eigenvectors (its spectral starts), a number set by the knob Starts
+// (at most 101), not by k.
 func (L1CSC) Uses() Uses {
-	return Uses{Supervision: Pairs, MinK: 2, Core: true,
+	return Uses{Supervision: Pairs, MinK: 2, Core: true, NoKEigensolve: true,
 		WeightScale: "the penalty λ‖Cx‖₁ does not scale as the cut xᵀLx does (seed 001 eq. 4.8)"}
 }
 

@@ -95,8 +95,10 @@ type MAVRO struct {
 // Name returns "mavro".
 func (MAVRO) Name() string { return "mavro" }
 
-// Uses declares what MAVRO reads from a Problem (see Run).
-func (MAVRO) Uses() Uses { return Uses{Supervision: LabelSet, MinK: 2, MaxK: 2} }
+// Uses declares what MAVRO reads from a Problem (see Run). It declares
+// NoKEigensolve: it computes one vector, the semi-supervised Fiedler
+// vector (eq. 3.2.4), by the power method or Eigensolver, for its k = 2.
+func (MAVRO) Uses() Uses { return Uses{Supervision: LabelSet, MinK: 2, MaxK: 2, NoKEigensolve: true} }
 
 // Partition splits p.Graph in two.
 func (m MAVRO) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {

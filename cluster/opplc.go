@@ -131,9 +131,10 @@ func (OPPLC) Name() string { return "opplc" }
 // it declares Resolves, and warns itself about the must-links it ignores.
 //
 // WeightScale is declared unless Scale is OPPLCScaleMax, which divides
-// the weights by the largest.
+// the weights by the largest. It declares NoKEigensolve: one pass over
+// the nodes in index order (Alg. 17), no eigensolve at all.
 func (o OPPLC) Uses() Uses {
-	u := Uses{Supervision: Pairs, EstimatesK: true, FindsK: true, Resolves: true}
+	u := Uses{Supervision: Pairs, EstimatesK: true, FindsK: true, Resolves: true, NoKEigensolve: true}
 	if o.Scale != OPPLCScaleMax {
 		u.WeightScale = "W_ij and 1 − W_ij weigh linking and opening a cluster (thesis Alg. 17)"
 	}

@@ -178,3 +178,33 @@ func TestCreateDroppedAtCommit(t *testing.T) {
 		}
 	}
 }
+
+// TestIdleEmptySessionNotLoading: at the cap on sessions, a session
+// without data that is merely idle (created, nothing uploaded, its last
+// request ended, even one that failed on it for want of data) is not
+// "loading": a creation evicts it (as the least recently used one without
+// data) rather than answer 503, and never evicts the session holding
+// data. Only a session without data with a request in flight counts as
+// loading (store.evictForCap). Repeated, so that the newest empty session
+// goes in turn and creations are never blocked.
+func TestIdleEmptySessionNotLoading(t *testing.T) {
+	s := newTest(t, Config{MaxSessions: 2})
+	withData := newSession(t, s, 60)
+	var empty sessionInfo
+	callJSON(t, s, "POST", "/api/sessions", nil, &empty, http.StatusCreated)
+	for range 3 {
+		// A request on the empty session, ended (409: no data loaded).
+		if code, b := call(t, s, "POST", "/api/sessions/"+empty.ID+"/cluster", "application/json", []byte(`{"k": 2}`)); code != http.StatusConflict {
+			t.Fatalf("cluster on the empty session: status %d, %s; want 409", code, b)
+		}
+		var next sessionInfo
+		callJSON(t, s, "POST", "/api/sessions", nil, &next, http.StatusCreated)
+		if code, _ := call(t, s, "GET", "/api/sessions/"+empty.ID, "", nil); code != http.StatusNotFound {
+			t.Errorf("the idle empty session %s: status %d, want 404 (evicted for the new one)", empty.ID, code)
+		}
+		if code, b := call(t, s, "GET", "/api/sessions/"+withData, "", nil); code != http.StatusOK {
+			t.Fatalf("the session holding data: status %d, %s; want 200 (kept)", code, b)
+		}
+		empty = next
+	}
+}

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"runtime/debug"
 	"slices"
@@ -15,6 +16,7 @@ import (
 	"github.com/tether-sc/tether/cluster"
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/eigen"
+	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/internal/testmem"
 	"github.com/tether-sc/tether/progress"
 )
@@ -145,7 +147,7 @@ func TestUsesGeneralized(t *testing.T) {
 // fast-ge2-bh and csp allocate beyond njw on the same problem (njw's peak
 // is what workBytes stands for), measured (testmem.PeakHeap, GC at 5 %)
 // on 1000 nodes (20 blocks of 50, 100 pairs) with k = 20: fast-ge and
-// fast-ge2 3.6–4.7 MB for an estimate of 5.4 MB beyond njw's, csp (dense)
+// fast-ge2 3.6–4.7 MB for an estimate of 6.1 MB beyond njw's, csp (dense)
 // 53–61 MB for 71 MB. Sized as Lanczos (workBytes: 32·n·k bytes), with no
 // path of theirs counted (fast-ge2-bh's dense Schur complement is, up to
 // 3000 nodes), fast-ge, fast-ge2 and csp were counted nothing beyond
@@ -298,5 +300,70 @@ func TestGeneralizedProjectedBound(t *testing.T) {
 	}
 	if got := eigenWorkOf(cluster.CSP{}, 64, w).rows; got != 288 {
 		t.Errorf("csp's projected rows for 64 pairs: %d, want 288", got)
+	}
+}
+
+// TestGeneralizedBytesFigures recomputes the estimates generalizedBytes'
+// doc quotes, so that it is updated when eigen.LOBPCG.Workspace changes
+// (it grew by 1.11 and left them stale): fast-ge's and fast-ge2's beyond
+// njw's with k = 20 on 1000 and 3000 nodes, fast-ge2's with k = 60 on
+// 6000 nodes, csp's with k = 10 (64 pairs, one component) on 6000 nodes,
+// in MB rounded as quoted.
+func TestGeneralizedBytesFigures(t *testing.T) {
+	mb := func(b int64, digits float64) float64 { return math.Round(float64(b)/1e6*digits) / digits }
+	for _, c := range []struct {
+		m         cluster.Method
+		n, k      int
+		beyondNJW bool
+		digits    float64
+		want      float64
+	}{
+		{cluster.FastGE{}, 1000, 20, true, 10, 6.1},
+		{cluster.FastGE2{}, 1000, 20, true, 10, 6.1},
+		{cluster.FastGE{}, 3000, 20, true, 10, 17.9},
+		{cluster.FastGE2{}, 6000, 60, false, 1, 123},
+		{cluster.CSP{}, 6000, 10, false, 1, 131},
+	} {
+		w := workload{g: blockRing(t, 20, c.n/20, 5), k: c.k}
+		e, _ := vectors(c.m, c.k, c.n)
+		extra, _, _ := methodBytes(c.m, w)
+		b := eigenWorkOf(c.m, e, w).bytes + extra
+		if c.beyondNJW {
+			b -= eigenWorkOf(cluster.NJW{}, c.k, w).bytes
+		}
+		if got := mb(b, c.digits); got != c.want {
+			t.Errorf("%s, k = %d on %d nodes: %v MB, the doc of generalizedBytes says %v", c.m.Name(), c.k, c.n, got, c.want)
+		}
+	}
+}
+
+// TestCSPComponentsOnce: checkWork counts csp's graph's connected
+// components once a request (workload.comps) rather than in each probe
+// of its searches for the largest k that fits; eigenWorkOf gives the same
+// estimate, bit for bit, with the count known or counted, for every e,
+// on a graph of 3 components by construction (three rings) on either
+// side of cluster.CSPDenseMax.
+func TestCSPComponentsOnce(t *testing.T) {
+	for _, size := range []int{300, 1000} {
+		var edges []graph.Edge
+		for b := range 3 {
+			for i := range size {
+				edges = append(edges, graph.Edge{I: b*size + i, J: b*size + (i+1)%size, W: 1})
+			}
+		}
+		g, err := graph.FromEdges(3*size, edges)
+		if err != nil {
+			t.Fatal(err)
+		}
+		counted := workload{g: g, k: 10}
+		known := workload{g: g, k: 10, comps: 3, compsKnown: true}
+		if c := counted.components(); c != 3 {
+			t.Fatalf("n = %d: %d components, built 3", 3*size, c)
+		}
+		for e := 1; e <= 3*size; e += 7 {
+			if a, b := eigenWorkOf(cluster.CSP{}, e, counted), eigenWorkOf(cluster.CSP{}, e, known); a != b {
+				t.Errorf("n = %d, e = %d: counted %+v, known %+v", 3*size, e, a, b)
+			}
+		}
 	}
 }

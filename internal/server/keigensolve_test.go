@@ -15,13 +15,17 @@ import (
 // fails the test, so a new method must decide.
 func TestUsesNoKEigensolve(t *testing.T) {
 	noEigensolve := map[string]bool{
-		"auto": false, "njw": false, "ncut": false, "usc": false, "hbisect": false,
-		"bethe": false, "fgpwc": false, "mavro": false, "mavro-k": false,
+		"auto": false, "njw": false, "ncut": false, "usc": false,
+		"bethe": false, "fgpwc": false, "mavro-k": false,
 		"noa-ssc": false, "sl": false, "ml-noa-ssc": false, "mcl-noa-ssc": false,
 		"sscka": false, "cscap": false, "fast-ge": false, "fast-ge2": false,
-		"fast-ge2-bh": false, "csc": false, "cosc": false, "opplc": false,
-		"csp": false, "l1csc": false, "ccsr": false, "cocluster": false,
+		"fast-ge2-bh": false, "csc": false,
+		"csp": false, "ccsr": false, "cocluster": false,
 		"labelprop": true, "cvqe": true, "plmeans": true, "cpca": true, "clpp": true,
+		// Bisections, each solving for a Fiedler vector (hbisect, cosc) or
+		// Starts + 1 spectral starts (l1csc), whatever k; one vector
+		// (mavro, k = 2); no eigensolve (opplc).
+		"hbisect": true, "cosc": true, "l1csc": true, "mavro": true, "opplc": true,
 	}
 	methods := cluster.Methods()
 	if len(methods) != len(noEigensolve) {
@@ -45,6 +49,20 @@ func TestUsesNoKEigensolve(t *testing.T) {
 	for _, kern := range []cluster.PLKernel{cluster.PLFeatures, cluster.PLNormalizedCut} {
 		if m := (cluster.PLMeans{Kernel: kern}); !m.Uses().NoKEigensolve {
 			t.Errorf("plmeans with kernel %v: NoKEigensolve not set", kern)
+		}
+	}
+}
+
+// TestVectorsL1CSCStarts: l1csc, which declares NoKEigensolve, still has
+// its eigensolves' memory counted: each bisection solves for Starts + 1
+// generalized eigenvectors (its spectral starts; Starts 0 means 3, the
+// knob's doc), so vectors is max(k, Starts + 1).
+func TestVectorsL1CSCStarts(t *testing.T) {
+	for _, c := range []struct {
+		starts, k, want int
+	}{{0, 2, 4}, {10, 2, 11}, {100, 5, 101}, {0, 50, 50}, {10, 50, 50}} {
+		if got, _ := vectors(cluster.L1CSC{Starts: c.starts}, c.k, 1000); got != c.want {
+			t.Errorf("l1csc Starts = %d, k = %d: vectors %d, want %d", c.starts, c.k, got, c.want)
 		}
 	}
 }

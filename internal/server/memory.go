@@ -130,15 +130,18 @@ func boolKnob(m cluster.Method, name string) bool {
 
 // vectors returns the number of vectors m computes for k clusters on n
 // nodes, as far as its knobs say it (the largest of k, FGPWC's and CCSR's
-// M, FGPWC's automatic m up to MaxM, SSC-KA's Rank, and with k = 0 the
-// cap MaxK of an estimated k plus one: bethe's doubling asks for MaxK + 1
+// M, FGPWC's automatic m up to MaxM, SSC-KA's Rank, L1CSC's Starts + 1,
+// for auto the largest of its candidates' (autoCandidates: its FGPWC and
+// SSC-KA candidates embed max(2k, 10) vectors), and with k = 0 the cap
+// MaxK of an estimated k plus one: bethe's doubling asks for MaxK + 1
 // eigenpairs), and what sets it, for messages ("k = 50", "knob M =
 // 300"): the e of workBytes, and of projectedTooLong, whose Lanczos basis
 // is sized by the pairs the solver is asked for beyond the deflated null
 // vectors. e bounds them: njw, ncut, usc and the other Laplacian
 // embeddings ask for k with the null vector deflated (k − 1 on a
 // connected graph), fgpwc for M + 1 with it deflated (M), bethe with k
-// given for k (TestVectorsBoundLanczosPairs).
+// given for k (TestVectorsBoundLanczosPairs), l1csc for Starts + 1 a
+// bisection.
 func vectors(m cluster.Method, k, n int) (int, string) {
 	e, why := k, fmt.Sprintf("k = %d", k)
 	raise := func(v int64, what string) {
@@ -164,6 +167,24 @@ func vectors(m cluster.Method, k, n int) (int, string) {
 		}
 		raise(v, what)
 	}
+	if m.Name() == "auto" && k > 0 {
+		// Its candidates' embeddings: FGPWC's and SSC-KA's of max(2k,
+		// 10) vectors.
+		for _, c := range autoCandidates(n, k) {
+			if v, cwhy := vectors(c, k, n); v > e {
+				raise(int64(v), fmt.Sprintf("k = %d (auto's candidate %s asks for %d vectors: %s)", k, c.Name(), v, cwhy))
+			}
+		}
+	}
+	if m.Name() == "l1csc" {
+		// Each bisection solves for Starts + 1 generalized eigenvectors,
+		// its spectral starts (0: 3 starts), whatever k.
+		v, _ := intKnob(m, "Starts")
+		if v == 0 {
+			v = 3
+		}
+		raise(v+1, fmt.Sprintf("l1csc's Starts = %d (Starts + 1 eigenvectors a bisection)", v))
+	}
 	if m.Name() == "csp" && k > 0 {
 		// csp's doubling asks for up to max(64, k − 1) pairs besides one
 		// per connected component (cluster/csp.go: cluster.CSPMaxVectors).
@@ -184,14 +205,15 @@ func vectors(m cluster.Method, k, n int) (int, string) {
 // generalized one, A x = λ B x, which cluster solves by eigen.LOBPCG above
 // cluster.DenseLimit (cluster.Uses.Generalized: fast-ge, fast-ge2,
 // fast-ge2-bh, csp), or auto's whose candidates on n nodes include such a
-// method (autoCandidates: fast-ge and fast-ge2-bh up to
-// cluster.AutoCostlyMaxN nodes). Cost O(1).
+// method (autoCandidates: fast-ge, fast-ge2 and fast-ge2-bh up to
+// cluster.AutoCostlyMaxN nodes; which methods they are does not depend
+// on k, only FGPWC's and SSC-KA's knobs do). Cost O(1).
 func generalizedOf(m cluster.Method, n int) bool {
 	if m.Uses().Generalized {
 		return true
 	}
 	if m.Name() == "auto" {
-		for _, c := range autoCandidates(n) {
+		for _, c := range autoCandidates(n, 2) {
 			if c.Uses().Generalized {
 				return true
 			}
@@ -200,16 +222,12 @@ func generalizedOf(m cluster.Method, n int) bool {
 	return false
 }
 
-// autoCandidates returns the candidates of auto on n nodes whose work
-// checkWork counts beyond an embedding's (cluster.Auto fits them with
-// their defaults): ml-noa-ssc and mcl-noa-ssc, and up to
-// cluster.AutoCostlyMaxN nodes fast-ge and fast-ge2-bh.
-func autoCandidates(n int) []cluster.Method {
-	cands := []cluster.Method{cluster.MLNOASSC{}, cluster.MCLNOASSC{}}
-	if n <= cluster.AutoCostlyMaxN {
-		cands = append(cands, cluster.FastGE{}, cluster.FastGE2BH{})
-	}
-	return cands
+// autoCandidates returns the methods auto fits on n nodes for k clusters,
+// with their knobs: cluster.AutoMethods for pairs, the only supervision
+// a session holds (its costly candidates, fast-ge, fast-ge2, fast-ge2-bh
+// and cscap, only up to cluster.AutoCostlyMaxN nodes). Cost O(1).
+func autoCandidates(n, k int) []cluster.Method {
+	return cluster.AutoMethods(false, n, k)
 }
 
 // generalizedBytes returns the memory of a generalized eigensolve of e
@@ -227,15 +245,54 @@ func autoCandidates(n int) []cluster.Method {
 // left 4 % between the estimate and the peak at 1000 nodes). Measured
 // (testmem.PeakHeap, GC at 5 %, over njw's peak on the same graph, which
 // workBytes stands for): fast-ge and fast-ge2 with k = 20 on 1000 nodes
-// 3.6–4.7 MB for 5.4 MB estimated (TestGeneralizedMemoryEstimate), on
-// 3000 nodes 13.0 MB for 15.5 MB; on 6000 nodes with 600 pairs and k =
-// 60, fast-ge2 106 MB and fast-ge 101 MB in all (njw 19 MB) for 111 MB
-// here (workBytes' Lanczos count said 13 MB), csp with k = 10 102 MB for
-// 119 MB (e = 64, one component; 3.1 MB before). Cost O(1).
+// 3.6–4.7 MB for 6.1 MB estimated beyond njw's
+// (TestGeneralizedMemoryEstimate), on 3000 nodes 13.0 MB for 17.9 MB; on
+// 6000 nodes with 600 pairs and k = 60, fast-ge2 106 MB and fast-ge 101
+// MB in all (njw 19 MB) for 123 MB here (workBytes' Lanczos count said
+// 13 MB), csp with k = 10 102 MB for 131 MB (e = 64, one component; 3.1
+// MB before). The estimates are those of eigen.LOBPCG.Workspace since it
+// grew by 1.11 (they were 5.4, 15.5, 111 and 119 MB; the measurements
+// are older; TestGeneralizedBytesFigures recomputes them). Cost O(1).
 func generalizedBytes(n, e, d int) (bytes float64, projected int) {
 	ws, proj := eigen.LOBPCG{}.Workspace(n, e+d, d, true)
 	bs := float64(proj / 3)
 	return float64(ws) + 8*float64(n)*(4*bs+8*float64(e)), proj
+}
+
+// The multigrid path of the eigensolvers: from mgMinN nodes, cluster's
+// Laplacian embeddings hand an L_sym solve of at most mgMaxPairs pairs
+// not deflated that Lanczos has not converged within its first restarts
+// to eigen.LOBPCG preconditioned with graph.Multigrid (cluster's
+// multigridMinN and multigridMaxK, on graphs whose pseudo-diameter is at
+// least 128, which checkWork does not measure: it counts every such
+// solve), and fast-ge preconditions its LOBPCG with a multigrid of its
+// pencil's graph from as many nodes (cluster's fastGEMultigridMinN).
+const (
+	mgMinN     = 100000
+	mgMaxPairs = 16
+)
+
+// multigridBytes returns the memory of graph.Multigrid's hierarchy on a
+// graph of n nodes and nnz stored entries applied to blocks of p
+// columns: on the finest level its L_sym values (8 bytes an entry; the
+// graph is the caller's) and 20 bytes a node (the smoother's diagonal,
+// the aggregation map and its scaling); on each coarser one the coarse
+// graph and its L_sym (20 bytes an entry, 36 a node); on every level
+// three n_l×p blocks (right-hand side, iterate, residual: 24·p bytes a
+// node); the dense Cholesky factor of the coarsest level of at most 800
+// nodes and its copy, 16·800² bytes. The coarser levels together are
+// counted as 1.5 times the finest one's nodes and entries: they held
+// 0.99–1.11 times the nodes and 0.79–1.11 times the entries on a 2-D
+// 8-neighbour grid and on the default k-NN graph of 10⁵ uniform 2-D
+// points, whose hierarchies (8 and 9 levels) peaked (testmem.PeakHeap,
+// collector at its default, beyond the block and its result) at 74–79
+// and 79–86 MB with p = 8 and 151 and 160 MB with p = 24, for 97, 109,
+// 193 and 205 MB here (TestMultigridBytes); a factor 1.25 left 10 % on
+// the k-NN graph. Cost O(1).
+func multigridBytes(n, nnz, p int) float64 {
+	fn, fz, fp := float64(n), float64(nnz), float64(p)
+	const coarser = 1.5
+	return 8*fz + 20*fn + 24*fp*fn + coarser*(20*fz+(36+24*fp)*fn) + 16*800*800
 }
 
 // workload is what a request's memory estimate reads of its session
@@ -247,6 +304,22 @@ type workload struct {
 	d     int
 	pairs []constraint.Pair
 	k     int // the request's k (checkWork sets it): labelprop's classes
+	// comps is the number of connected components of g when known
+	// (compsKnown; checkWork computes it once a request for csp, whose
+	// eigensolve deflates them, rather than once per probe of its
+	// searches: O(n + stored entries) each).
+	comps      int
+	compsKnown bool
+}
+
+// components returns the number of connected components of w's graph:
+// w.comps when known, else counted (cost O(n + stored entries)).
+func (w workload) components() int {
+	if w.compsKnown {
+		return w.comps
+	}
+	_, c := w.g.Components()
+	return c
 }
 
 // workloadOf returns the workload of data d with the constraints pairs.
@@ -323,9 +396,11 @@ func workloadOf(d *input.Data, pairs []constraint.Pair) workload {
 //     centroids, as cluster.CVQE refuses them beyond
 //     cluster.Settings.MaxBlockBytes: 16·(n·k + k² + k·d) bytes, of which
 //     workBytes counts the n×k ones, so 16·(k² + k·d) more.
-//   - auto: the largest of the above among the candidates it fits with
-//     their defaults (ml-noa-ssc, mcl-noa-ssc, and up to
-//     cluster.AutoCostlyMaxN nodes fast-ge and fast-ge2-bh).
+//   - auto: the largest of the above among the candidates it fits
+//     (autoCandidates: ml-noa-ssc's and mcl-noa-ssc's vote, fgpwc's
+//     objective for its two FGPWC candidates, and up to
+//     cluster.AutoCostlyMaxN nodes fast-ge's and fast-ge2-bh's dense
+//     paths).
 //
 // Cost O(n + stored entries + pairs).
 func methodBytes(m cluster.Method, w workload) (bytes int64, what, remedy string) {
@@ -401,10 +476,10 @@ func methodBytes(m cluster.Method, w workload) (bytes int64, what, remedy string
 			return sat(b), fmt.Sprintf("its k×k and k×d centroid blocks, twice, for k = %d and d = %d features", w.k, w.d), "ask for a smaller k, or load data with fewer features"
 		}
 	case "auto":
-		// auto fits its candidates with their defaults (cluster.Auto):
-		// the largest of their paths counted here, the costly ones only
-		// up to the 1000 nodes auto tries them on.
-		for _, c := range autoCandidates(n) {
+		// auto fits its candidates (cluster.AutoMethods): the largest
+		// of their paths counted here, the costly ones only up to the
+		// 1000 nodes auto tries them on.
+		for _, c := range autoCandidates(n, w.k) {
 			if b, cw, cr := methodBytes(c, w); b > bytes {
 				bytes, what, remedy = b, c.Name()+", one of its candidates ("+cw+")", "choose a method by name, or "+cr
 			}
@@ -627,9 +702,11 @@ func (s *Server) projectedTooLong(rows int) bool {
 // that sizes its embedding), which the time bounds of checkWork
 // (denseTooLong, projectedTooLong) are about: every method but those
 // whose Uses declare NoKEigensolve (labelprop, cvqe, plmeans, cpca and
-// clpp), whose k asks for no unstoppable dense solve (labelprop with K =
-// 800 classes on 10⁴ nodes was refused as an eigensolve of 800 vectors
-// under the default 2-minute limit). Their memory is still counted
+// clpp; the bisections hbisect, cosc and l1csc, whose eigensolves are of
+// 2 vectors, or l1csc's Starts + 1, a part; mavro's one vector; opplc),
+// whose k asks for no unstoppable dense solve (labelprop with K = 800
+// classes on 10⁴ nodes was refused as an eigensolve of 800 vectors under
+// the default 2-minute limit). Their memory is still counted
 // (workBytes, methodBytes). Cost O(1).
 func eigensolvesVectors(m cluster.Method) bool {
 	return !m.Uses().NoKEigensolve
@@ -661,16 +738,40 @@ type eigenWork struct {
 // cluster.CSPDenseMax nodes its dense solves' nine n×n matrices as well
 // (eigen.DenseBytes' eight of a generalized dense solve, and one more:
 // csp's peak, about 19 n×n arrays allocated in all, measured 7.6 n×n
-// over njw's at n = 1000 and 7.0 at n = 2000, k = 20). Cost O(1), O(n + stored entries) for csp.
+// over njw's at n = 1000 and 7.0 at n = 2000, k = 20). For auto, whose
+// e counts its FGPWC and SSC-KA candidates' Lanczos embeddings
+// (vectors), LOBPCG's are of min(e, k) vectors, its generalized
+// candidates' (fast-ge, fast-ge2, fast-ge2-bh), and the larger projected
+// matrix counts. From mgMinN nodes it counts the multigrid path: for a
+// standard eigensolve of at most mgMaxPairs + 1 vectors the larger of
+// Lanczos's and eigen.LOBPCG's blocks with the multigrid hierarchy of the
+// graph (multigridBytes), which no count held before; for fast-ge the
+// hierarchy of its pencil's graph beside LOBPCG's. Cost O(1); for csp O(n
+// + stored entries) unless w knows its components (checkWork counts them
+// once a request).
 func eigenWorkOf(m cluster.Method, e int, w workload) eigenWork {
 	n := w.g.N()
 	ew := eigenWork{bytes: workBytes(n, e), rows: lanczosNCV(e), basis: "Lanczos restart", holds: fmt.Sprintf("%d vectors of n values and their working copies", e)}
-	if !eigensolvesVectors(m) || !generalizedOf(m, n) {
+	if !eigensolvesVectors(m) {
+		return ew
+	}
+	if !generalizedOf(m, n) {
+		if n >= mgMinN && e <= mgMaxPairs+1 {
+			// The multigrid LOBPCG after Lanczos's first restarts:
+			// LOBPCG's blocks (eigen.LOBPCG.Workspace) and the hierarchy
+			// of the graph, for a block of its BlockSize columns.
+			ws, proj := eigen.LOBPCG{}.Workspace(n, e, 0, false)
+			if b := sat(float64(ws) + multigridBytes(n, w.g.NNZ(), proj/3)); b > ew.bytes {
+				ew.bytes = b
+				ew.holds = fmt.Sprintf("LOBPCG's blocks of n values for %d vectors (block size %d) and the multigrid hierarchy of the graph that preconditions it from %d nodes", e, proj/3, mgMinN)
+			}
+			ew.rows = max(ew.rows, proj)
+		}
 		return ew
 	}
 	d := 0
 	if m.Name() == "csp" {
-		_, d = w.g.Components()
+		d = w.components()
 		if n > cluster.DenseLimit && n <= cluster.CSPDenseMax {
 			ew.cspDense = true
 			ew.bytes = max(ew.bytes, sat(float64(eigen.DenseBytes(n, true))+8*float64(n)*float64(n)))
@@ -680,12 +781,32 @@ func eigenWorkOf(m cluster.Method, e int, w workload) eigenWork {
 	if densely(n, e) {
 		return ew
 	}
-	b, rows := generalizedBytes(n, e, d)
+	ge := e
+	if m.Name() == "auto" && w.k > 0 {
+		// Its generalized candidates (fast-ge, fast-ge2, fast-ge2-bh)
+		// solve for about k vectors; e counts its FGPWC and SSC-KA
+		// candidates' max(2k, 10) (vectors), which Lanczos solves.
+		ge = min(e, w.k)
+	}
+	b, rows := generalizedBytes(n, ge, d)
+	mg := ""
+	if n >= mgMinN && m.Name() == "fast-ge" {
+		// fast-ge's multigrid of its pencil's graph (W, the must-links
+		// and μ times the cannot-links), for a block of BlockSize
+		// columns (auto fits fast-ge only up to AutoCostlyMaxN nodes,
+		// fewer than mgMinN).
+		b += multigridBytes(n, w.g.NNZ()+2*len(w.pairs), rows/3)
+		mg = " and the multigrid hierarchy of its pencil's graph"
+	}
 	if gb := sat(b); gb > ew.bytes {
 		ew.bytes = gb
-		ew.holds = fmt.Sprintf("LOBPCG's blocks of n values for %d vectors (%d deflated besides; block size %d) and their working copies", e, d, rows/3)
+		ew.holds = fmt.Sprintf("LOBPCG's blocks of n values for %d vectors (%d deflated besides; block size %d), their working copies%s", ge, d, rows/3, mg)
 	}
-	ew.rows, ew.basis = rows, "LOBPCG iteration"
+	if m.Name() != "auto" || rows >= ew.rows {
+		// auto's FGPWC and SSC-KA candidates' Lanczos may diagonalize
+		// the larger projected matrix.
+		ew.rows, ew.basis = rows, "LOBPCG iteration"
+	}
 	return ew
 }
 
@@ -709,6 +830,9 @@ func eigenWorkOf(m cluster.Method, e int, w workload) eigenWork {
 func (s *Server) checkWork(m cluster.Method, k int, w workload) error {
 	n := w.g.N()
 	w.k = k
+	if m.Name() == "csp" && !w.compsKnown {
+		w.comps, w.compsKnown = w.components(), true
+	}
 	e, why := vectors(m, k, n)
 	ew := eigenWorkOf(m, e, w)
 	if eigensolvesVectors(m) && ew.cspDense && !densely(n, e) && s.denseTooLong(n, n) {
@@ -737,7 +861,13 @@ func (s *Server) checkWork(m cluster.Method, k int, w workload) error {
 	if vec <= limit && extra > 0 {
 		return fmt.Errorf("%w: %s on n = %d nodes needs about %s (%s; %s for %d vectors besides), more than this server's memory limit of %s per request: %s, or restart tether serve with a larger -max-request-mib", errBadInput, m.Name(), n, wording.Bytes(need), what, wording.Bytes(vec), e, wording.Bytes(limit), remedy)
 	}
-	fits := sort.Search(n+1, func(e int) bool { return sat(float64(eigenWorkOf(m, e, w).bytes)+float64(extra)) > limit }) - 1
+	fits := sort.Search(n+1, func(e int) bool {
+		// The multigrid path (mgMinN) counts more for e ≤ mgMaxPairs + 1
+		// vectors than Lanczos for a few more: the larger of the two
+		// keeps the search monotone, and the advice within the limit.
+		b := max(eigenWorkOf(m, e, w).bytes, eigenWorkOf(m, min(e, mgMaxPairs+1), w).bytes)
+		return sat(float64(b)+float64(extra)) > limit
+	}) - 1
 	if m.Name() == "csp" && fits < cluster.CSPMaxVectors {
 		// csp asks for its 64 pairs whatever k below them: a smaller k
 		// does not help.
