@@ -83,7 +83,7 @@ func blobsEmbedding(t *testing.T, dim int, std float64, k int) (*graph.Graph, []
 // TestMultigridNJW2D: on NJW's problem for 10⁵ 2-D blob points (the CLI's
 // default graph, as BenchmarkNJW2D100k: pseudo-diameter 157), the default
 // path (Lanczos for 8 restarts, then LOBPCG with graph.Multigrid:
-// multigridMinN) takes the multigrid (LOBPCG reports progress) and agrees
+// MultigridMinN) takes the multigrid (LOBPCG reports progress) and agrees
 // with Lanczos alone (Settings.Eigen): eigenvalues within
 // 1e-10 (both residuals ≤ 1e-8·‖L‖, eigenvalue errors about residual² over
 // gap), explicit residuals ≤ 2e-8 (tolerance 1e-8, ‖L_sym‖ ≤ 2), spans equal

@@ -157,8 +157,8 @@ const (
 	lanczosMaxNCV   = 64
 )
 
-// multigridMinN is the number of nodes from which laplacianEmbedding
-// solves L_sym (without regularization, at most multigridMaxK pairs not
+// MultigridMinN is the number of nodes from which laplacianEmbedding
+// solves L_sym (without regularization, at most MultigridMaxK pairs not
 // deflated, Settings.Eigen nil) by LOBPCG preconditioned with a multigrid
 // V-cycle (graph.Multigrid approximating (L_sym + multigridSigma·I)⁻¹)
 // instead of Lanczos, when the graph's pseudo-diameter
@@ -166,7 +166,7 @@ const (
 // first for multigridAfter restarts; only a solve that has not converged
 // within them is handed over, and one the multigrid does not finish (a
 // graph that does not coarsen, no convergence) goes back to Lanczos
-// (solveWith). Below multigridMinN nodes nothing of this applies, so the
+// (solveWith). Below MultigridMinN nodes nothing of this applies, so the
 // published reproductions, all smaller, keep their results bit for bit.
 //
 // Why the diameter: a preconditioner that inverts L_sym approximately
@@ -192,22 +192,22 @@ const (
 // eigenvalues). Until 2026-11-29 every such solve from 10⁵ nodes was
 // handed over, whatever the diameter.
 //
-// multigridMaxK bounds the pairs: LOBPCG's dense block algebra grows like
+// MultigridMaxK bounds the pairs: LOBPCG's dense block algebra grows like
 // n·K², and for many pairs Lanczos is cheaper.
 const (
-	multigridMinN     = 100000
+	MultigridMinN     = 100000
 	multigridMinDepth = 128
-	multigridMaxK     = 16
+	MultigridMaxK     = 16
 	multigridSigma    = 1e-5
 	multigridAfter    = 8
 )
 
 // multigridSolver returns the solver laplacianEmbedding hands a hard
-// L_sym of g to (see multigridMinN), or nil when it does not apply. Cost:
+// L_sym of g to (see MultigridMinN), or nil when it does not apply. Cost:
 // the pseudo-diameter's sweeps, O(nnz) each, when the other conditions
 // hold; an error only when ctx is done.
 func multigridSolver(ctx context.Context, g *graph.Graph, kind graph.LaplacianKind, tau float64, pairs int, s *Settings) (*multigridLOBPCG, error) {
-	if s.Eigen != nil || kind != graph.Symmetric || tau != 0 || g.N() < multigridMinN || pairs > multigridMaxK || pairs < 1 {
+	if s.Eigen != nil || kind != graph.Symmetric || tau != 0 || g.N() < MultigridMinN || pairs > MultigridMaxK || pairs < 1 {
 		return nil, nil
 	}
 	depth, err := g.PseudoDiameter(ctx)
@@ -260,7 +260,7 @@ func multigridSolver(ctx context.Context, g *graph.Graph, kind graph.LaplacianKi
 // of this applies, so the published reproductions, all smaller, keep their
 // results bit for bit.
 const (
-	invertFirstMinPairs = multigridMaxK
+	invertFirstMinPairs = MultigridMaxK
 	invertFirstMinN     = lanczosGrowMinN
 	invertFirstMinDepth = 64
 )

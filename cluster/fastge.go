@@ -113,7 +113,7 @@ func (f FastGE) Partition(ctx context.Context, p *Problem, s *Settings) (*Result
 		// eigensolver's Cholesky failure said nothing of why (review 92).
 		return nil, fmt.Errorf("%w: fast-ge: the graph has no edge between distinct nodes, so L_G = 0 and the pencil (L_G, L_H) has nothing of the graph to cluster by: build the graph with more neighbours or a larger radius", ErrInvalid)
 	}
-	pr, err := f.solve(ctx, g, fp, len(pairs), p.K, s, fastGEMultigridMinN)
+	pr, err := f.solve(ctx, g, fp, len(pairs), p.K, s, FastGEMultigridMinN)
 	if err != nil {
 		return nil, methodError("fast-ge", "eigenpairs of the pencil (L_G, L_H)", tinyWeightsHint(g, "M = L_G + μL_H + sZZᵀ", err))
 	}
@@ -153,7 +153,7 @@ func tinyWeightsHint(g *graph.Graph, m string, err error) error {
 // solve returns the k smallest finite eigenpairs of FAST-GE's pencil fp
 // of g (pairs constraints), on the path FastGE's doc describes: dense,
 // dense Cholesky, LOBPCG preconditioned by fastGEPrecond from mgMinN
-// nodes (fastGEMultigridMinN; tests lower it), or plain LOBPCG.
+// nodes (FastGEMultigridMinN; tests lower it), or plain LOBPCG.
 func (f FastGE) solve(ctx context.Context, g *graph.Graph, fp *fastGEPencil, pairs, k int, s *Settings, mgMinN int) (*pencilResult, error) {
 	n := g.N()
 	// The union G ∪ H is connected: K joins every pair of nodes of positive

@@ -74,7 +74,7 @@ func BenchmarkFASTGESpamSized(b *testing.B) {
 // data of bench/scaling; graph and pencil built outside the timer).
 // "plain" is LOBPCG with B = M and the default μ, "multigrid" LOBPCG
 // preconditioned by fastGEPrecond with μ/100, the default from
-// fastGEMultigridMinN = 10⁵ nodes.
+// FastGEMultigridMinN = 10⁵ nodes.
 func BenchmarkFASTGEPencilBlobs(b *testing.B) {
 	for _, n := range []int{30000, 100000} {
 		g, _, set := fgBlobKNN(b, n, 5)

@@ -11,7 +11,7 @@ import (
 	"github.com/tether-sc/tether/graph"
 )
 
-// fastGEMultigridMinN is the number of nodes from which FAST-GE
+// FastGEMultigridMinN is the number of nodes from which FAST-GE
 // preconditions its LOBPCG solve with a multigrid V-cycle
 // (fastGEPrecond), when Settings.Eigen is nil and the graph is sparse.
 // Without it the iterations grow with n on k-NN graphs (5 blobs in 10-D,
@@ -20,10 +20,10 @@ import (
 // about two and a half plain ones, so the gain grows with n:
 // BenchmarkFASTGEPencilBlobs, 4 runs each, 7.3 s → 5.3 s at 3·10⁴ and
 // 19.7 s → 15.5 s at 10⁵; 139 s → 66 s at 3·10⁵ (one run each). The
-// threshold is the multigrid embedding's (multigridMinN): only this graph
+// threshold is the multigrid embedding's (MultigridMinN): only this graph
 // family was measured below it, and the committed experiments stay below
 // it, so their figures do not move.
-const fastGEMultigridMinN = 100000
+const FastGEMultigridMinN = 100000
 
 // fastGEPrecond is the preconditioner T ≈ M⁻¹ of FAST-GE's pencil
 // L_H x = τ M x, M = L_G + μL_H + sZZᵀ (see FastGE), for LOBPCG with

@@ -262,14 +262,14 @@ func generalizedBytes(n, e, d int) (bytes float64, projected int) {
 // The multigrid path of the eigensolvers: from mgMinN nodes, cluster's
 // Laplacian embeddings hand an L_sym solve of at most mgMaxPairs pairs
 // not deflated that Lanczos has not converged within its first restarts
-// to eigen.LOBPCG preconditioned with graph.Multigrid (cluster's
-// multigridMinN and multigridMaxK, on graphs whose pseudo-diameter is at
-// least 128, which checkWork does not measure: it counts every such
-// solve), and fast-ge preconditions its LOBPCG with a multigrid of its
-// pencil's graph from as many nodes (cluster's fastGEMultigridMinN).
+// to eigen.LOBPCG preconditioned with graph.Multigrid (on graphs whose
+// pseudo-diameter is at least 128, which checkWork does not measure: it
+// counts every such solve), and fast-ge preconditions its LOBPCG with a
+// multigrid of its pencil's graph from cluster.FastGEMultigridMinN nodes
+// (the same number today; counted from mgMinN).
 const (
-	mgMinN     = 100000
-	mgMaxPairs = 16
+	mgMinN     = cluster.MultigridMinN
+	mgMaxPairs = cluster.MultigridMaxK
 )
 
 // multigridBytes returns the memory of graph.Multigrid's hierarchy on a
@@ -790,7 +790,7 @@ func eigenWorkOf(m cluster.Method, e int, w workload) eigenWork {
 	}
 	b, rows := generalizedBytes(n, ge, d)
 	mg := ""
-	if n >= mgMinN && m.Name() == "fast-ge" {
+	if n >= cluster.FastGEMultigridMinN && m.Name() == "fast-ge" {
 		// fast-ge's multigrid of its pencil's graph (W, the must-links
 		// and μ times the cannot-links), for a block of BlockSize
 		// columns (auto fits fast-ge only up to AutoCostlyMaxN nodes,
