@@ -51,7 +51,7 @@ func runPowerlaw(ctx context.Context, m *Main, args []string) error {
 	return usagef("powerlaw", "unknown command %q%s (want fit or sample)", args[0], suggest.Hint(args[0], []string{"fit", "sample"}))
 }
 
-const plFitUsage = `powerlaw fit -input FILE [-discrete] [-xmin auto|VALUE] [-bootstrap N] [-seed S] [-json] [-quiet]
+const plFitUsage = `powerlaw fit -input FILE [-discrete] [-xmin auto|VALUE] [-xmin-budget N] [-bootstrap N] [-seed S] [-json] [-quiet]
 
 Fits p(x) ∝ x^−α for x ≥ x_min to the values of FILE (one number per line;
 blank lines, '#' or '%' comments and a first line of words that begins with
@@ -63,9 +63,13 @@ is a malformed number, such as 3x, is an error; "-" reads standard input). Every
   -discrete   the exact maximum of the discrete likelihood x^−α/ζ(α, x_min)
               (Clauset, Shalizi & Newman 2009, eq. 3.5), ± 1/√(n·Var ln X)
 
--xmin auto chooses x_min among the data's values as the one whose tail is
-closest, in Kolmogorov–Smirnov distance, to the law fitted to it (Clauset et
-al. §3.3; at most 100 candidates). -bootstrap N adds the semi-parametric
+-xmin auto chooses x_min among the data's distinct values by minimizing the
+Kolmogorov–Smirnov distance between the tail and the law fitted to it
+(Clauset et al. §3.3): every value is tried when the tails sum to at most
+-xmin-budget values (about 10⁴ distinct values by default), giving the
+minimum over all; beyond, a coarse-to-fine search (values spaced in rank and
+in log x, then every value around the best ones), which can miss a narrow
+minimum: the output then says how many of the candidates were tried. -bootstrap N adds the semi-parametric
 bootstrap p-value of Clauset et al. §4.1 over N synthetic data sets, each
 fitted like the data; p ≤ 0.1 rules the power law out. The choice of x_min
 and the bootstrap report their progress on standard error when they take
@@ -79,7 +83,10 @@ type plFitReport struct {
 	Xmin         float64 `json:"xmin"`
 	XminSelected bool    `json:"xmin_selected"`
 	Candidates   int     `json:"xmin_candidates"`
-	Discrete     bool    `json:"discrete"`
+	// Eligible is the number of candidate x_min values, all of them tried
+	// when Candidates equals it (powerlaw.Result.Eligible).
+	Eligible int  `json:"xmin_eligible"`
+	Discrete bool `json:"discrete"`
 	// Alpha, StdErr and KS are null when not a finite number (a standard
 	// error the discrete fit cannot estimate is NaN).
 	Alpha     jsonNumber `json:"alpha"`
@@ -119,6 +126,7 @@ func runPowerlawFit(ctx context.Context, m *Main, args []string) (err error) {
 	fs.StringVar(&input, "input", "", "`file` of values, one per line (\"-\": standard input)")
 	fs.BoolVar(&opt.Discrete, "discrete", false, "integer data: the discrete power law and its exact MLE")
 	fs.StringVar(&xminFlag, "xmin", "auto", "lower bound of the power law: auto (KS minimization) or a `value`")
+	fs.Int64Var(&opt.ScanBudget, "xmin-budget", powerlaw.DefaultScanBudget, "with -xmin auto, the most tail values summed over the candidates for which every distinct value is tried (a coarse-to-fine search beyond)")
 	fs.Var(intIn(&boot, 0, powerlaw.MaxReps), "bootstrap", "bootstrap replicates for the goodness-of-fit p-value (0: none)")
 	fs.Uint64Var(&seed, "seed", 1, "seed of the bootstrap")
 	fs.BoolVar(&asJSON, "json", false, "write the result as JSON")
@@ -134,6 +142,9 @@ func runPowerlawFit(ctx context.Context, m *Main, args []string) (err error) {
 		return usagef(cmdName(fs), "-input is required (%s)", usageHint(fs))
 	}
 	defer func() { err = nameFileFlag(err, []pathFlag{{"-input", input}}) }()
+	if opt.ScanBudget < 1 {
+		return usagef(cmdName(fs), "-xmin-budget %d: want ≥ 1 (%s)", opt.ScanBudget, usageHint(fs))
+	}
 	if xminFlag != "auto" {
 		v, err := strconv.ParseFloat(xminFlag, 64)
 		if err != nil || !(v > 0) || math.IsInf(v, 0) || (opt.Discrete && (v != math.Trunc(v) || v < 1)) {
@@ -190,10 +201,10 @@ func runPowerlawFit(ctx context.Context, m *Main, args []string) (err error) {
 		rep.Bootstrap, rep.Seed, rep.P = boot, &seed, &g.P
 		rep.Unfitted, rep.Redrawn = g.Unfitted, g.Redrawn
 	} else {
-		// powerlaw.Fit polls no context (seconds at 10⁶ values):
-		// untilDone returns as soon as ctx is cancelled.
+		// FitContext stops between candidates x_min when ctx is
+		// cancelled; untilDone returns at once even so.
 		err := untilDone(ctx, func() (err error) {
-			res, err = powerlaw.Fit(d.Values, &opt)
+			res, err = powerlaw.FitContext(ctx, d.Values, &opt)
 			return err
 		})
 		done()
@@ -201,7 +212,7 @@ func runPowerlawFit(ctx context.Context, m *Main, args []string) (err error) {
 			return fmt.Errorf("%s: %w", name, err)
 		}
 	}
-	rep.N, rep.NTail, rep.Xmin, rep.Candidates = res.N, res.NTail, res.Xmin, res.Candidates
+	rep.N, rep.NTail, rep.Xmin, rep.Candidates, rep.Eligible = res.N, res.NTail, res.Xmin, res.Candidates, res.Eligible
 	rep.Alpha, rep.StdErr, rep.KS = jsonNumber(res.Alpha), jsonNumber(res.StdErr), jsonNumber(res.KS)
 	if asJSON {
 		enc := json.NewEncoder(m.Stdout)
@@ -217,7 +228,14 @@ func runPowerlawFit(ctx context.Context, m *Main, args []string) (err error) {
 	fmt.Fprintf(tw, "values\t%d\n", rep.N)
 	how := "given"
 	if rep.XminSelected {
-		how = fmt.Sprintf("selected by KS minimization over %d candidates", rep.Candidates)
+		switch {
+		case rep.Candidates < rep.Eligible:
+			how = fmt.Sprintf("selected by KS minimization over %d of %d candidates, coarse to fine; a larger -xmin-budget tries them all", rep.Candidates, rep.Eligible)
+		case rep.Candidates == 1:
+			how = "the only candidate"
+		default:
+			how = fmt.Sprintf("selected by KS minimization over all %d candidates", rep.Candidates)
+		}
 	}
 	fmt.Fprintf(tw, "x_min\t%g (%s)\n", rep.Xmin, how)
 	fmt.Fprintf(tw, "tail\t%d values ≥ x_min\n", rep.NTail)
