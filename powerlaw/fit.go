@@ -2,6 +2,7 @@ package powerlaw
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -58,6 +59,11 @@ type Options struct {
 // summed over the candidates, a full scan of every distinct value up to
 // about 10⁴ distinct values (a tenth of a second or so on one core).
 const DefaultScanBudget = 50_000_000
+
+// ErrNoCandidate is wrapped, with ErrInvalid, by the error of Fit and
+// GoodnessOfFit when x_min is to be chosen (Options.Xmin = 0) and no value
+// leaves MinTail values, two of them distinct, in the tail.
+var ErrNoCandidate = errors.New("no candidate x_min")
 
 // Result is a fitted power law.
 type Result struct {
@@ -426,8 +432,8 @@ func fit(ctx context.Context, x []float64, opt *Options) (*Result, error) {
 	}
 	nc := len(f.starts)
 	if nc == 0 {
-		return nil, fmt.Errorf("%w: no candidate x_min: %s, need a tail of at least %s with two distinct ones",
-			ErrInvalid, wording.Count(n, "value", "values"), wording.Count(f.minTail, "value", "values"))
+		return nil, fmt.Errorf("%w: %w: %s, need a tail of at least %s with two distinct ones",
+			ErrInvalid, ErrNoCandidate, wording.Count(n, "value", "values"), wording.Count(f.minTail, "value", "values"))
 	}
 	f.work = make([]int64, nc)
 	for c := nc - 1; c >= 0; c-- {
