@@ -138,7 +138,9 @@ func checkData(x []float64, discrete bool) error {
 // candidate O(1) for the continuous MLE (suffix sums of ln x) or ~100 ζ
 // evaluations for the discrete one, and O(tail) for its KS distance
 // (during the scans of every candidate of a range the continuous KS stops
-// as soon as it exceeds the smallest distance found so far). The full scan
+// as soon as it exceeds the smallest distance found so far, the range's
+// coarse candidates fitted first to make it small: about 6 times faster
+// on the QA data). The full scan
 // costs at most ScanBudget; the coarse-to-fine search about 2·MaxCandidates·n
 // per step and about log(n)/log(MaxCandidates/12) steps of at most 6
 // ranges. Spread
@@ -236,20 +238,27 @@ func (f *fitter) lowerBest(ks float64) {
 	}
 }
 
-// eval fits the candidates cs (indices into starts) not tried yet, in
-// parallel; with prune, as the scan of a range whose every candidate is
-// tried (see fitAt).
-func (f *fitter) eval(ctx context.Context, cs []int, prune bool, msg string) error {
+// untried returns the candidates of cs not tried yet.
+func (f *fitter) untried(cs []int) []int {
 	var todo []int
 	for _, c := range cs {
 		if !f.tried[c] {
-			f.tried[c] = true
 			todo = append(todo, c)
 		}
 	}
+	return todo
+}
+
+// eval fits the candidates cs (indices into starts) not tried yet, in
+// parallel, counting them on cnt; with prune, as the scan of a range
+// whose every candidate is tried (see fitAt).
+func (f *fitter) eval(ctx context.Context, cs []int, prune bool, cnt *counter) error {
+	todo := f.untried(cs)
+	for _, c := range todo {
+		f.tried[c] = true
+	}
 	f.ntried += len(todo)
-	cnt := newCounter(f.o.Recorder, "powerlaw-xmin", msg, len(todo))
-	err := parallel.For(ctx, len(todo), f.o.Workers, func(k int) error {
+	return parallel.For(ctx, len(todo), f.o.Workers, func(k int) error {
 		c := todo[k]
 		i := f.starts[c]
 		if r, err := f.fitAt(i, f.y[i], prune); err == nil && r != nil {
@@ -259,7 +268,24 @@ func (f *fitter) eval(ctx context.Context, cs []int, prune bool, msg string) err
 		cnt.add()
 		return nil
 	})
-	return err
+}
+
+// scanAll fits every candidate lo ≤ c < hi not tried yet: the coarse
+// candidates first, in full, when the range is large, so that their best
+// distance lets the KS of the others stop early (pruning).
+func (f *fitter) scanAll(ctx context.Context, lo, hi int) error {
+	cs := make([]int, 0, hi-lo)
+	for c := lo; c < hi; c++ {
+		cs = append(cs, c)
+	}
+	cnt := newCounter(f.o.Recorder, "powerlaw-xmin", "KS distance of each candidate x_min", len(f.untried(cs)))
+	if hi-lo > 2*f.maxCand {
+		picks, _ := f.coarse(lo, hi)
+		if err := f.eval(ctx, picks, false, cnt); err != nil {
+			return err
+		}
+	}
+	return f.eval(ctx, cs, true, cnt)
 }
 
 // rangeWork is the work of a scan of the candidates lo ≤ c < hi.
@@ -275,14 +301,11 @@ func (f *fitter) rangeWork(lo, hi int) int64 {
 // coarse to fine (see Fit).
 func (f *fitter) search(ctx context.Context, lo, hi int) error {
 	if hi-lo <= f.maxCand || f.rangeWork(lo, hi) <= f.budget {
-		cs := make([]int, 0, hi-lo)
-		for c := lo; c < hi; c++ {
-			cs = append(cs, c)
-		}
-		return f.eval(ctx, cs, true, "KS distance of each candidate x_min")
+		return f.scanAll(ctx, lo, hi)
 	}
 	picks, isLog := f.coarse(lo, hi)
-	if err := f.eval(ctx, picks, false, "KS distance of the coarse candidates x_min"); err != nil {
+	cnt := newCounter(f.o.Recorder, "powerlaw-xmin", "KS distance of the coarse candidates x_min", len(f.untried(picks)))
+	if err := f.eval(ctx, picks, false, cnt); err != nil {
 		return err
 	}
 	// The 3 best coarse candidates spaced in rank and the 3 best spaced
@@ -326,11 +349,7 @@ func (f *fitter) search(ctx context.Context, lo, hi int) error {
 		if s.hi-s.lo >= hi-lo {
 			// Not narrower (never with ≥ 20 coarse candidates of each
 			// kind): scan it all rather than loop.
-			cs := make([]int, 0, s.hi-s.lo)
-			for c := s.lo; c < s.hi; c++ {
-				cs = append(cs, c)
-			}
-			if err := f.eval(ctx, cs, true, "KS distance of each candidate x_min"); err != nil {
+			if err := f.scanAll(ctx, s.lo, s.hi); err != nil {
 				return err
 			}
 			continue
