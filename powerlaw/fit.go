@@ -106,11 +106,11 @@ func checkData(x []float64, discrete bool) error {
 }
 
 // Fit fits a power law to the tail of x: with Options.Xmin given, to the
-// values ≥ Xmin; otherwise x_min is chosen among the candidates — the
+// values ≥ Xmin; otherwise x_min is the candidate tried — among the
 // distinct values leaving at least MinTail values, two of them distinct,
-// in the tail — as the one whose tail is closest, in KS distance, to the
-// law fitted to that tail by maximum likelihood (Clauset et al. 2009,
-// §3.3). opt == nil means the zero Options.
+// in the tail — whose tail is closest, in KS distance, to the law fitted
+// to that tail by maximum likelihood (Clauset et al. 2009, §3.3). opt ==
+// nil means the zero Options.
 //
 // Which candidates are tried: every one when the sum of their tail sizes,
 // the work of a full scan, is at most ScanBudget; then the result is the
