@@ -122,7 +122,12 @@ func checkData(x []float64, discrete bool) error {
 // the 3 best of the second, every candidate strictly between its coarse
 // neighbours (ranges merged where they overlap), searched the same way
 // (all of them when their work is at most ScanBudget or they are no more
-// than MaxCandidates, coarse to fine again otherwise). The search can miss
+// than MaxCandidates, coarse to fine again otherwise). ScanBudget also
+// bounds the refinement: after the first coarse pass, the steps (most
+// promising range first) together fit at most ScanBudget more work (tail
+// sizes summed over the candidates tried), and a step that would exceed it
+// is skipped — at 10⁶ values the refinement reaches only the cheap ranges
+// (short tails) with the default. The search can miss
 // a narrow KS minimum far from the best coarse candidates, which the full
 // scan cannot: Result.Candidates < Result.Eligible says it was used. Ties
 // go to the smaller x_min.
@@ -140,11 +145,10 @@ func checkData(x []float64, discrete bool) error {
 // (during the scans of every candidate of a range the continuous KS stops
 // as soon as it exceeds the smallest distance found so far, the range's
 // coarse candidates fitted first to make it small: about 6 times faster
-// on the QA data). The full scan
-// costs at most ScanBudget; the coarse-to-fine search about 2·MaxCandidates·n
-// per step and about log(n)/log(MaxCandidates/12) steps of at most 6
-// ranges. Spread
-// over Workers goroutines.
+// on the QA data). The full scan costs at most ScanBudget, the
+// coarse-to-fine search its first pass (at most 2·MaxCandidates·n, about
+// MaxCandidates·n/2 on most data) plus ScanBudget. Spread over Workers
+// goroutines.
 func Fit(x []float64, opt *Options) (*Result, error) {
 	return fit(context.Background(), x, opt)
 }
@@ -168,6 +172,8 @@ type fitter struct {
 	minTail  int
 	maxCand  int
 	budget   int64
+	spent    int64         // work of the candidates tried: the sum of their tail sizes
+	limit    int64         // the most work of the refinement steps (see search)
 	bestBits atomic.Uint64 // smallest KS found so far (float64 bits), for pruning
 }
 
@@ -278,6 +284,7 @@ func (f *fitter) scanAll(ctx context.Context, lo, hi int) error {
 	for c := lo; c < hi; c++ {
 		cs = append(cs, c)
 	}
+	f.spent += f.tailWork(cs)
 	cnt := newCounter(f.o.Recorder, "powerlaw-xmin", "KS distance of each candidate x_min", len(f.untried(cs)))
 	if hi-lo > 2*f.maxCand {
 		picks, _ := f.coarse(lo, hi)
@@ -297,16 +304,42 @@ func (f *fitter) rangeWork(lo, hi int) int64 {
 	return w
 }
 
+// tailWork is the work of fitting the candidates cs not tried yet: the
+// sum of their tail sizes.
+func (f *fitter) tailWork(cs []int) int64 {
+	var w int64
+	for _, c := range f.untried(cs) {
+		w += int64(len(f.y) - f.starts[c])
+	}
+	return w
+}
+
 // search finds the best candidates among lo ≤ c < hi: all of them, or
-// coarse to fine (see Fit).
-func (f *fitter) search(ctx context.Context, lo, hi int) error {
-	if hi-lo <= f.maxCand || f.rangeWork(lo, hi) <= f.budget {
+// coarse to fine (see Fit). top marks the first call, whose full scan
+// (when within budget) or first coarse pass is always done; the later
+// steps are done only while the work spent stays within f.limit.
+func (f *fitter) search(ctx context.Context, lo, hi int, top bool) error {
+	full := f.rangeWork(lo, hi)
+	switch {
+	case top && full <= f.budget:
 		return f.scanAll(ctx, lo, hi)
+	case !top && (hi-lo <= f.maxCand || full <= f.budget) && f.spent+full <= f.limit:
+		return f.scanAll(ctx, lo, hi)
+	case hi-lo <= f.maxCand:
+		return nil // not affordable: the range stays as the coarse pass left it
 	}
 	picks, isLog := f.coarse(lo, hi)
+	w := f.tailWork(picks)
+	if !top && f.spent+w > f.limit {
+		return nil
+	}
 	cnt := newCounter(f.o.Recorder, "powerlaw-xmin", "KS distance of the coarse candidates x_min", len(f.untried(picks)))
 	if err := f.eval(ctx, picks, false, cnt); err != nil {
 		return err
+	}
+	f.spent += w
+	if top {
+		f.limit = f.spent + f.budget
 	}
 	// The 3 best coarse candidates spaced in rank and the 3 best spaced
 	// in ln x (ties: the smaller x_min), and the ranges between their
@@ -324,10 +357,13 @@ func (f *fitter) search(ctx context.Context, lo, hi int) error {
 		sort.SliceStable(order, func(a, b int) bool { return f.res[picks[order[a]]].KS < f.res[picks[order[b]]].KS })
 		chosen = append(chosen, order[:min(3, len(order))]...)
 	}
-	type span struct{ lo, hi int }
+	type span struct {
+		lo, hi int
+		ks     float64 // the best distance of a chosen candidate in it
+	}
 	var spans []span
 	for _, k := range chosen {
-		s := span{lo, hi}
+		s := span{lo, hi, f.res[picks[k]].KS}
 		if k > 0 {
 			s.lo = picks[k-1] + 1
 		}
@@ -341,20 +377,25 @@ func (f *fitter) search(ctx context.Context, lo, hi int) error {
 	for _, s := range spans {
 		if l := len(merged) - 1; l >= 0 && s.lo <= merged[l].hi {
 			merged[l].hi = max(merged[l].hi, s.hi)
+			merged[l].ks = min(merged[l].ks, s.ks)
 			continue
 		}
 		merged = append(merged, s)
 	}
+	// The most promising range first: it gets the budget when not all fit.
+	sort.SliceStable(merged, func(a, b int) bool { return merged[a].ks < merged[b].ks })
 	for _, s := range merged {
 		if s.hi-s.lo >= hi-lo {
 			// Not narrower (never with ≥ 20 coarse candidates of each
-			// kind): scan it all rather than loop.
-			if err := f.scanAll(ctx, s.lo, s.hi); err != nil {
-				return err
+			// kind): scan it all, if affordable, rather than loop.
+			if f.spent+f.rangeWork(s.lo, s.hi) <= f.limit {
+				if err := f.scanAll(ctx, s.lo, s.hi); err != nil {
+					return err
+				}
 			}
 			continue
 		}
-		if err := f.search(ctx, s.lo, s.hi); err != nil {
+		if err := f.search(ctx, s.lo, s.hi, false); err != nil {
 			return err
 		}
 	}
@@ -463,7 +504,7 @@ func fit(ctx context.Context, x []float64, opt *Options) (*Result, error) {
 	}
 	f.res, f.tried = make([]*Result, nc), make([]bool, nc)
 	f.bestBits.Store(math.Float64bits(math.Inf(1)))
-	if err := f.search(ctx, 0, nc); err != nil {
+	if err := f.search(ctx, 0, nc, true); err != nil {
 		return nil, err
 	}
 	var best *Result
