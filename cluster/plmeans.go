@@ -134,7 +134,9 @@ type PLMeans struct {
 	Kernel PLKernel `doc:"what is clustered: ncut, ratio-association, ratio-cut (graph kernels of Table 5.2) or features (vector version)"`
 	// Alpha is the Pitman–Yor concentration α > −Theta. If Alpha and Theta
 	// are both 0 (an invalid pair), α = 0.5 and θ = 0.1 are used, which
-	// satisfy α + 3θ < 1 (thesis eq. 5.2.9).
+	// satisfy α + 3θ < 1 (thesis eq. 5.2.9). If only one of them is 0, it
+	// is used as 0, with a warning in Result.Warnings (the default pair
+	// does not apply).
 	Alpha float64 `doc:"Pitman–Yor concentration α > −θ (α = θ = 0: 0.5 and 0.1)" range:"(-1, 1e12]"`
 	// Theta is the Pitman–Yor discount θ ∈ [0, 1).
 	Theta float64 `doc:"Pitman–Yor discount θ ∈ [0, 1) (α = θ = 0: 0.5 and 0.1)" range:"[0, 1)"`
@@ -271,6 +273,17 @@ func (m PLMeans) Partition(ctx context.Context, p *Problem, s *Settings) (*Resul
 		if c == 1 {
 			single++
 		}
+	}
+	switch {
+	case m.Alpha == 0 && m.Theta != 0:
+		res.Warnings = append(res.Warnings, fmt.Sprintf("plmeans: α = 0 used with θ = %g: the default pair α = 0.5, θ = 0.1 applies only when both are 0; set Alpha too", m.Theta))
+	case m.Theta == 0 && m.Alpha != 0:
+		res.Warnings = append(res.Warnings, fmt.Sprintf("plmeans: θ = 0 (no discount: a Dirichlet-process prior) used with α = %g: the default pair α = 0.5, θ = 0.1 applies only when both are 0; set Theta too", m.Alpha))
+	}
+	if n > 2 && best.k == 1 && p.K != 1 {
+		// eq. 5.2.8: no point leaves the one cluster of size n when
+		// (α + θ)exp(w_i‖φ_i − μ‖²/σ) ≤ n − 1 − θ, which a large σ ensures.
+		res.Warnings = append(res.Warnings, fmt.Sprintf("plmeans: one cluster holds all %d nodes: σ = %g may be too large (thesis §5.2.3, eq. 5.2.8)", n, par.sigma))
 	}
 	if n > 2 && 2*single > n {
 		why := fmt.Sprintf("σ = %g may be too small", par.sigma)

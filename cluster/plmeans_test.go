@@ -748,3 +748,71 @@ func TestPLMeansFollowsAlg16(t *testing.T) {
 		})
 	}
 }
+
+// TestPLMeansWarnings: a result of one cluster for all the points (a σ so
+// large that no point leaves: eq. 5.2.8, (α + θ)e^{‖x − μ‖²/σ} ≤ n − 1 − θ
+// for every point, checked below) carries a warning naming σ, as the
+// all-singletons result does; a well-separated run at σ = 1 does not.
+// Setting one of Alpha and Theta and leaving the other at 0 uses that 0,
+// not the default pair (0.5, 0.1), with a warning; both 0 or both set,
+// none. Before, none of these warnings existed (QA: -set Theta=0.3 ran
+// with α = 0 silently; σ = 1e6 answered k = 1 without a word).
+func TestPLMeansWarnings(t *testing.T) {
+	x := plTestBlobs(60, 3, 2, 6, 4)
+	const bigSigma = 1e6
+	// Oracle of eq. 5.2.8 for the one cluster: its mean and the largest
+	// squared distance to it.
+	mu := make([]float64, 2)
+	for _, r := range x {
+		mu[0] += r[0] / float64(len(x))
+		mu[1] += r[1] / float64(len(x))
+	}
+	far := 0.0
+	for _, r := range x {
+		far = math.Max(far, plTestSq(r, mu))
+	}
+	if (0.5+0.1)*math.Exp(far/bigSigma) > float64(len(x))-1-0.1 {
+		t.Fatalf("σ = %g does not keep one cluster by eq. 5.2.8", bigSigma)
+	}
+	const one = "one cluster holds all 60 nodes: σ = 1e+06 may be too large"
+	const pairA = "α = 0 used with θ = 0.3: the default pair α = 0.5, θ = 0.1 applies only when both are 0"
+	const pairT = "θ = 0 (no discount: a Dirichlet-process prior) used with α = 0.7"
+	for _, tc := range []struct {
+		name string
+		m    PLMeans
+		want []string
+		not  []string
+	}{
+		{"large sigma", PLMeans{Kernel: PLFeatures, Sigma: bigSigma}, []string{one}, []string{pairA, pairT}},
+		{"default", PLMeans{Kernel: PLFeatures}, nil, []string{one, pairA, pairT}},
+		{"theta alone", PLMeans{Kernel: PLFeatures, Theta: 0.3}, []string{pairA}, []string{one, pairT}},
+		{"alpha alone", PLMeans{Kernel: PLFeatures, Alpha: 0.7}, []string{pairT}, []string{one, pairA}},
+		{"both", PLMeans{Kernel: PLFeatures, Alpha: 0.7, Theta: 0.1}, nil, []string{one, pairA, pairT}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := Run(context.Background(), tc.m, &Problem{Features: plTestDense(x)}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			all := strings.Join(res.Warnings, "\n")
+			if tc.name == "large sigma" && res.K != 1 {
+				t.Fatalf("σ = %g: k = %d, want 1", bigSigma, res.K)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(all, w) {
+					t.Errorf("k = %d, warnings %q, want %q", res.K, res.Warnings, w)
+				}
+			}
+			for _, w := range tc.not {
+				if strings.Contains(all, w) {
+					t.Errorf("k = %d, warnings %q, do not want %q", res.K, res.Warnings, w)
+				}
+			}
+		})
+	}
+	// A cap K = 1 asks for one cluster: no warning.
+	res, err := Run(context.Background(), PLMeans{Kernel: PLFeatures, Sigma: bigSigma}, &Problem{Features: plTestDense(x), K: 1}, nil)
+	if err != nil || strings.Contains(strings.Join(res.Warnings, "\n"), "one cluster holds") {
+		t.Errorf("K = 1: warnings %q (%v)", res.Warnings, err)
+	}
+}

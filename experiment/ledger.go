@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tether-sc/tether/internal/jsonpos"
+	"github.com/tether-sc/tether/internal/wording"
 )
 
 // ClaimsFile is the file, in each experiment's output folder, that holds the
@@ -202,7 +203,7 @@ func WithClaims(md string, claims []Claim) string {
 }
 
 func countsLine(n ClaimCounts) string {
-	return fmt.Sprintf("%d claims: %d held, %d partly held, %d not held, %d not testable here", n.Total(), n.Held, n.PartlyHeld, n.NotHeld, n.NotTestable)
+	return fmt.Sprintf("%s: %d held, %d partly held, %d not held, %d not testable here", wording.Count(n.Total(), "claim", "claims"), n.Held, n.PartlyHeld, n.NotHeld, n.NotTestable)
 }
 
 // ledgerSources names the documents the ledger's "source" and "where"

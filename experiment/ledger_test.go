@@ -109,7 +109,7 @@ func TestWithClaims(t *testing.T) {
 	claims := []Claim{{Source: "s", Quote: "q", Rule: "r", Ours: "o", Verdict: Held}}
 	md := "# Title\n\nBody.\n"
 	got := WithClaims(md, claims)
-	if !strings.HasPrefix(got, "# Title\n\n## Published claims checked\n\n1 claims: 1 held,") || !strings.HasSuffix(got, "| s | q | r | o | **held** |\n\nBody.\n") {
+	if !strings.HasPrefix(got, "# Title\n\n## Published claims checked\n\n1 claim: 1 held,") || !strings.HasSuffix(got, "| s | q | r | o | **held** |\n\nBody.\n") {
 		t.Errorf("WithClaims:\n%s", got)
 	}
 	if WithClaims(md, nil) != md {

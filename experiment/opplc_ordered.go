@@ -19,7 +19,7 @@ import (
 	"github.com/tether-sc/tether/pitmanyor"
 )
 
-// The ordered, coreference-like benchmark of issue 18 (thesis §5.3.1,
+// The ordered, coreference-like benchmark (thesis §5.3.1,
 // Table 5.3; seed 003 §5.2 setting (c) and Fig. 3). CoNLL-2012 is not
 // available, so "documents" are generated with the left-context property:
 //
@@ -704,7 +704,7 @@ func ooReport(env *Env, results map[string]Values) (*Output, error) {
 		Quote: "OPPLC reports better results than H. BISECTION (CoNLL 0.821 vs 0.747, ARI 0.720 vs 0.551)",
 		Rule: "the mean paired difference OPPLC − H. BISECTION over the test documents exceeds two standard errors in CoNLL score and in ARI: held if both, " +
 			"partly held if one does and the other is not significantly reversed (not below minus two standard errors), not held otherwise. " +
-			"Tightened on review 53, after the cells were computed: \"partly held if one\" gave partial credit while the other figure was significantly worse, " +
+			"Tightened in a review of this page, after the cells were computed: \"partly held if one\" gave partial credit while the other figure was significantly worse, " +
 			"and the page's prose called the claim not held",
 		Ours:    fmt.Sprintf("CoNLL %+.3f ± %.3f, ARI %+.3f ± %.3f over %d documents; OPPLC higher CoNLL on %d", dc.mean, 2*dc.sd, da.mean, 2*da.sd, len(main), wins),
 		Verdict: ooVerdict(dc, da)}

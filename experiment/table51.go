@@ -323,7 +323,7 @@ func t51Report(env *Env, alphas []float64, results map[string]Values) (*Output, 
 	claims := []Claim{{Source: src, Quote: "the MLE reports values very close to α (paraphrase; its errors: 0.01%–0.07%)",
 		Rule: "the MLE's error is below 1% on every sample, at each α: " + quantBands(allOf(len(alphas)), len(alphas), "exponents α"), Ours: strings.Join(mleErrs, "; "),
 		Verdict: shareVerdict(mleOK, len(alphas))}}
-	fmt.Fprintf(&md, "1. *The MLE reports values very close to α (thesis: errors 0.01%%–0.07%%; issue 18: within 1%%).* %s on every sample at %d of the %d exponents: %s.\n",
+	fmt.Fprintf(&md, "1. *The MLE reports values very close to α (thesis: errors 0.01%%–0.07%%; the rule here: within 1%%).* %s on every sample at %d of the %d exponents: %s.\n",
 		verdictMark(claims[0].Verdict), mleOK, len(alphas), strings.Join(mleErrs, "; "))
 	linOK := 0
 	// 2. Linear fits biased.

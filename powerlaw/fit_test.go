@@ -82,11 +82,12 @@ func TestFitSelectsXmin(t *testing.T) {
 	if res.Xmin < 5 || res.Xmin > 15 || math.Abs(res.Alpha-2.5) > 0.15 {
 		t.Errorf("discrete: x_min = %v, α = %v; want x_min in 5…15 and α ≈ 2.5", res.Xmin, res.Alpha)
 	}
-	// With the candidates capped, the result is one of the capped ones and
+	// With the search coarse to fine (25000 distinct values: 3·10⁸ > the
+	// default ScanBudget), not every candidate is tried, and the result is
 	// independent of the number of workers.
 	a, _ := Fit(x, &Options{MaxCandidates: 17, Workers: 1})
 	b, _ := Fit(x, &Options{MaxCandidates: 17, Workers: 3})
-	if *a != *b || a.Candidates != 17 {
+	if *a != *b || a.Candidates >= a.Eligible {
 		t.Errorf("workers changed the fit: %+v vs %+v", a, b)
 	}
 }

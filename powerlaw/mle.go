@@ -137,15 +137,23 @@ func DiscreteCDF(x, alpha, xmin float64) float64 {
 // approximation: see DiscreteMLE.
 //
 // Errors wrap ErrInvalid: empty x, xmin ≤ 0, a value that is not finite or
-// is below xmin (named by index), every value equal to xmin (α̂ = ∞).
+// is below xmin (named by index), every value equal to xmin (α̂ = ∞: "all N
+// values equal x_min: the exponent is infinite", checked by comparison,
+// not from the rounded sum of logarithms).
 // Cost O(n): one logarithm per value.
 func MLE(x []float64, xmin float64) (alpha, stderr float64, err error) {
 	if err := checkTail(x, xmin, false); err != nil {
 		return 0, 0, err
 	}
-	s := 0.0
+	s, above := 0.0, false
 	for _, v := range x {
 		s += safelog.Log(v)
+		above = above || v > xmin
+	}
+	if !above {
+		// Σ ln x_i − n ln x_min can round to a tiny positive number
+		// (x_min = 3 or 1.5: α̂ ≈ 5.6e15 before): refuse it exactly.
+		return 0, 0, errInfinite(len(x))
 	}
 	return mleFromSum(len(x), s-float64(len(x))*safelog.Log(xmin))
 }
@@ -154,6 +162,9 @@ func MLE(x []float64, xmin float64) (alpha, stderr float64, err error) {
 // a sample of n values that all equal x_min, whose likelihood increases
 // without bound with α.
 func errInfinite(n int) error {
+	if n == 1 {
+		return fmt.Errorf("%w: the only value equals x_min: the exponent is infinite", ErrInvalid)
+	}
 	return fmt.Errorf("%w: all %d values equal x_min: the exponent is infinite", ErrInvalid, n)
 }
 

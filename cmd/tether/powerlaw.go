@@ -4,13 +4,16 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
 	"os"
+	"regexp"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/tether-sc/tether/dataset"
@@ -51,23 +54,37 @@ func runPowerlaw(ctx context.Context, m *Main, args []string) error {
 	return usagef("powerlaw", "unknown command %q%s (want fit or sample)", args[0], suggest.Hint(args[0], []string{"fit", "sample"}))
 }
 
-const plFitUsage = `powerlaw fit -input FILE [-discrete] [-xmin auto|VALUE] [-bootstrap N] [-seed S] [-json] [-quiet]
+const plFitUsage = `powerlaw fit -input FILE [-discrete] [-xmin auto|VALUE] [-xmin-budget N] [-bootstrap N] [-seed S] [-json] [-quiet]
 
-Fits p(x) ∝ x^−α for x ≥ x_min to the values of FILE (one number per line;
-blank lines, '#' or '%' comments and a first line of words that begins with
-a letter, a header, are skipped, the header with a note; a first line that
-is a malformed number, such as 3x, is an error; "-" reads standard input). Every value must be positive; with -discrete, an integer ≥ 1
-(cluster sizes, counts).
+Fits p(x) ∝ x^−α for x ≥ x_min to the values of FILE (one number per line,
+with a decimal point; blank lines, whole-line '#' or '%' comments — not a
+comment after a value — and a first line of words that begins with a letter,
+a header, are skipped, the header with a note; a first line that is a
+malformed number, such as 3x, is an error; "-" reads standard input). Every
+value must be positive; with -discrete, an integer ≥ 1 (cluster sizes,
+counts). When every value is an integer and -discrete is not given, a note
+suggests it: the continuous law only approximates integer data (Clauset et
+al. §3).
 
-  continuous  α̂ = 1 + n(Σ ln(x_i/x_min))⁻¹, thesis eq. 5.1.3, ± (α̂−1)/√n
+  continuous  α̂ = 1 + n(Σ ln(x_i/x_min))⁻¹, thesis eq. 5.1.3, standard
+              error (α̂−1)/√n
   -discrete   the exact maximum of the discrete likelihood x^−α/ζ(α, x_min)
-              (Clauset, Shalizi & Newman 2009, eq. 3.5), ± 1/√(n·Var ln X)
+              (Clauset, Shalizi & Newman 2009, eq. 3.5), standard error
+              1/√(n·Var ln X)
 
--xmin auto chooses x_min among the data's values as the one whose tail is
-closest, in Kolmogorov–Smirnov distance, to the law fitted to it (Clauset et
-al. §3.3; at most 100 candidates). -bootstrap N adds the semi-parametric
-bootstrap p-value of Clauset et al. §4.1 over N synthetic data sets, each
-fitted like the data; p ≤ 0.1 rules the power law out. The choice of x_min
+-xmin auto chooses x_min among the data's distinct values by minimizing the
+Kolmogorov–Smirnov distance between the tail and the law fitted to it
+(Clauset et al. §3.3): every value is tried when the tails sum to at most
+-xmin-budget values (about 10⁴ distinct values by default), giving the
+minimum over all; beyond, a coarse-to-fine search (values spaced in rank and
+in log x, then every value around the best ones), which can miss a narrow
+minimum: the output then says how many of the candidates were tried.
+
+-bootstrap N adds the semi-parametric bootstrap p-value of Clauset et al.
+§4.1 over N synthetic data sets, each fitted like the data (x_min chosen
+the same way); p ≤ 0.1 rules the power law out. The verdict is marked weak
+when more than 10% of the synthetic sets could not be fitted or the tail
+holds fewer than 50 values (the test has little power). The choice of x_min
 and the bootstrap report their progress on standard error when they take
 more than a second (not with -quiet).`
 
@@ -79,7 +96,10 @@ type plFitReport struct {
 	Xmin         float64 `json:"xmin"`
 	XminSelected bool    `json:"xmin_selected"`
 	Candidates   int     `json:"xmin_candidates"`
-	Discrete     bool    `json:"discrete"`
+	// Eligible is the number of candidate x_min values, all of them tried
+	// when Candidates equals it (powerlaw.Result.Eligible).
+	Eligible int  `json:"xmin_eligible"`
+	Discrete bool `json:"discrete"`
 	// Alpha, StdErr and KS are null when not a finite number (a standard
 	// error the discrete fit cannot estimate is NaN).
 	Alpha     jsonNumber `json:"alpha"`
@@ -93,6 +113,67 @@ type plFitReport struct {
 	// the largest float64 and drawn again.
 	Unfitted int `json:"unfitted,omitempty"`
 	Redrawn  int `json:"redrawn,omitempty"`
+	// Weak, with Bootstrap, says why the verdict is weak (weakVerdict),
+	// empty when it is not.
+	Weak string `json:"weak,omitempty"`
+}
+
+// Thresholds of weakVerdict.
+const (
+	// weakUnfitted is the share of unfitted synthetic sets above which the
+	// p-value says more about the fit's failures than about the data.
+	weakUnfitted = 0.1
+	// weakTail is the tail size below which the bootstrap has little power
+	// (Clauset et al. 2009, §4.1: with n ≲ 50 a power law is rarely ruled
+	// out, even for data drawn from another law).
+	weakTail = 50
+)
+
+// weakVerdict returns why the bootstrap verdict of g is weak, or "": more
+// than weakUnfitted of the synthetic sets unfitted (each counted as
+// exceeding, which pushes p up), or a tail of fewer than weakTail values.
+// Cost O(1).
+func weakVerdict(g *powerlaw.GOF) string {
+	var why []string
+	if float64(g.Unfitted) > weakUnfitted*float64(g.Reps) {
+		why = append(why, fmt.Sprintf("%d of %d synthetic sets (%.0f%%) could not be fitted and count as exceeding, which raises p", g.Unfitted, g.Reps, 100*float64(g.Unfitted)/float64(g.Reps)))
+	}
+	if g.Fit.NTail < weakTail {
+		why = append(why, fmt.Sprintf("the tail holds only %s: the test has little power either way (%d or more wanted)", wording.Count(g.Fit.NTail, "value", "values"), weakTail))
+	}
+	return strings.Join(why, "; ")
+}
+
+// allIntegerValues reports whether every value of x is an integer. Cost O(n).
+func allIntegerValues(x []float64) bool {
+	for _, v := range x {
+		if v != math.Trunc(v) {
+			return false
+		}
+	}
+	return len(x) > 0
+}
+
+// decimalComma matches a value of a reading error written with a decimal
+// comma, such as "1,5".
+var decimalComma = regexp.MustCompile(`value "[-+]?[0-9]*,[0-9]+"`)
+
+// decimalCommaHint adds to a reading error of a value such as "1,5" that
+// the decimal separator is a point.
+func decimalCommaHint(err error) error {
+	if err != nil && decimalComma.MatchString(err.Error()) {
+		return fmt.Errorf("%w (the decimal separator is a point: write 1.5, not 1,5)", err)
+	}
+	return err
+}
+
+// noCandidateHint is the hint added to an error of the choice of x_min
+// that found no candidate: give x_min.
+func noCandidateHint(err error) string {
+	if errors.Is(err, powerlaw.ErrNoCandidate) {
+		return " (give -xmin VALUE to fit the values ≥ VALUE)"
+	}
+	return ""
 }
 
 // jsonNumber is a float64 that JSON writes as null when it is NaN or
@@ -119,6 +200,7 @@ func runPowerlawFit(ctx context.Context, m *Main, args []string) (err error) {
 	fs.StringVar(&input, "input", "", "`file` of values, one per line (\"-\": standard input)")
 	fs.BoolVar(&opt.Discrete, "discrete", false, "integer data: the discrete power law and its exact MLE")
 	fs.StringVar(&xminFlag, "xmin", "auto", "lower bound of the power law: auto (KS minimization) or a `value`")
+	fs.Int64Var(&opt.ScanBudget, "xmin-budget", powerlaw.DefaultScanBudget, "with -xmin auto, the most tail values summed over the candidates for which every distinct value is tried (a coarse-to-fine search beyond)")
 	fs.Var(intIn(&boot, 0, powerlaw.MaxReps), "bootstrap", "bootstrap replicates for the goodness-of-fit p-value (0: none)")
 	fs.Uint64Var(&seed, "seed", 1, "seed of the bootstrap")
 	fs.BoolVar(&asJSON, "json", false, "write the result as JSON")
@@ -134,6 +216,9 @@ func runPowerlawFit(ctx context.Context, m *Main, args []string) (err error) {
 		return usagef(cmdName(fs), "-input is required (%s)", usageHint(fs))
 	}
 	defer func() { err = nameFileFlag(err, []pathFlag{{"-input", input}}) }()
+	if opt.ScanBudget < 1 {
+		return usagef(cmdName(fs), "-xmin-budget %d: want ≥ 1 (%s)", opt.ScanBudget, usageHint(fs))
+	}
 	if xminFlag != "auto" {
 		v, err := strconv.ParseFloat(xminFlag, 64)
 		if err != nil || !(v > 0) || math.IsInf(v, 0) || (opt.Discrete && (v != math.Trunc(v) || v < 1)) {
@@ -159,10 +244,10 @@ func runPowerlawFit(ctx context.Context, m *Main, args []string) (err error) {
 			r = in
 		}
 		if d, err = dataset.ReadValuesContext(ctx, r, name, dataset.ValueOptions{}); err != nil {
-			return err
+			return decimalCommaHint(err)
 		}
 	} else if d, err = dataset.ReadValuesFileContext(ctx, input, dataset.ValueOptions{}); err != nil {
-		return err
+		return decimalCommaHint(err)
 	}
 	if d.Header != "" && !quiet {
 		fmt.Fprintf(m.Stderr, "tether powerlaw fit: note: %s:%d, %q, read as a header and skipped\n", name, d.HeaderLine, d.Header)
@@ -175,6 +260,9 @@ func runPowerlawFit(ctx context.Context, m *Main, args []string) (err error) {
 			return fmt.Errorf("%s:%d: value %v: not an integer (-discrete)", name, d.Lines[i], v)
 		}
 	}
+	if !opt.Discrete && !quiet && allIntegerValues(d.Values) {
+		fmt.Fprintf(m.Stderr, "tether powerlaw fit: note: every value is an integer: -discrete fits the discrete power law x^-α/ζ(α, x_min), which the continuous fit only approximates (Clauset, Shalizi & Newman 2009, §3)\n")
+	}
 	rep := plFitReport{File: input, Discrete: opt.Discrete, XminSelected: opt.Xmin == 0}
 	var res *powerlaw.Result
 	rec := m.recorder(ctx, quiet)
@@ -184,24 +272,25 @@ func runPowerlawFit(ctx context.Context, m *Main, args []string) (err error) {
 		g, err := powerlaw.GoodnessOfFit(ctx, d.Values, &opt, powerlaw.Bootstrap{Reps: boot, Seed: seed, Recorder: rec})
 		done()
 		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
+			return fmt.Errorf("%s: %w%s", name, err, noCandidateHint(err))
 		}
 		res = g.Fit
 		rep.Bootstrap, rep.Seed, rep.P = boot, &seed, &g.P
 		rep.Unfitted, rep.Redrawn = g.Unfitted, g.Redrawn
+		rep.Weak = weakVerdict(g)
 	} else {
-		// powerlaw.Fit polls no context (seconds at 10⁶ values):
-		// untilDone returns as soon as ctx is cancelled.
+		// FitContext stops between candidates x_min when ctx is
+		// cancelled; untilDone returns at once even so.
 		err := untilDone(ctx, func() (err error) {
-			res, err = powerlaw.Fit(d.Values, &opt)
+			res, err = powerlaw.FitContext(ctx, d.Values, &opt)
 			return err
 		})
 		done()
 		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
+			return fmt.Errorf("%s: %w%s", name, err, noCandidateHint(err))
 		}
 	}
-	rep.N, rep.NTail, rep.Xmin, rep.Candidates = res.N, res.NTail, res.Xmin, res.Candidates
+	rep.N, rep.NTail, rep.Xmin, rep.Candidates, rep.Eligible = res.N, res.NTail, res.Xmin, res.Candidates, res.Eligible
 	rep.Alpha, rep.StdErr, rep.KS = jsonNumber(res.Alpha), jsonNumber(res.StdErr), jsonNumber(res.KS)
 	if asJSON {
 		enc := json.NewEncoder(m.Stdout)
@@ -217,11 +306,18 @@ func runPowerlawFit(ctx context.Context, m *Main, args []string) (err error) {
 	fmt.Fprintf(tw, "values\t%d\n", rep.N)
 	how := "given"
 	if rep.XminSelected {
-		how = fmt.Sprintf("selected by KS minimization over %d candidates", rep.Candidates)
+		switch {
+		case rep.Candidates < rep.Eligible:
+			how = fmt.Sprintf("selected by KS minimization over %d of %d candidates, coarse to fine; a larger -xmin-budget tries them all", rep.Candidates, rep.Eligible)
+		case rep.Candidates == 1:
+			how = "the only candidate"
+		default:
+			how = fmt.Sprintf("selected by KS minimization over all %d candidates", rep.Candidates)
+		}
 	}
 	fmt.Fprintf(tw, "x_min\t%g (%s)\n", rep.Xmin, how)
 	fmt.Fprintf(tw, "tail\t%d values ≥ x_min\n", rep.NTail)
-	fmt.Fprintf(tw, "alpha\t%.6g ± %.2g\t%s\n", rep.Alpha, rep.StdErr, method)
+	fmt.Fprintf(tw, "alpha\t%.6g ± %.2g (standard error)\t%s\n", rep.Alpha, rep.StdErr, method)
 	fmt.Fprintf(tw, "KS\t%.4g\n", rep.KS)
 	if rep.P != nil {
 		verdict := "the power law is plausible (p > 0.1)"
@@ -231,6 +327,9 @@ func runPowerlawFit(ctx context.Context, m *Main, args []string) (err error) {
 		fmt.Fprintf(tw, "p\t%.3f\t%d bootstrap replicates, seed %d: %s\n", *rep.P, boot, seed, verdict)
 		if rep.Unfitted > 0 {
 			fmt.Fprintf(tw, "unfitted\t%d\tsynthetic sets that could not be fitted, counted as exceeding\n", rep.Unfitted)
+		}
+		if rep.Weak != "" {
+			fmt.Fprintf(tw, "weak\t\tthe verdict is weak: %s\n", rep.Weak)
 		}
 		if rep.Redrawn > 0 {
 			fmt.Fprintf(tw, "redrawn\t%d\tsynthetic values beyond the largest float64, drawn again: %s\n", rep.Redrawn, redrawCause(float64(rep.Alpha), rep.Xmin))
@@ -317,6 +416,16 @@ func runPowerlawSample(ctx context.Context, m *Main, args []string) error {
 	// Refused before anything is allocated or written.
 	if n < 1 || n > powerlaw.MaxSample {
 		return usagef(cmdName(fs), "-n %d: want 1…%d (powerlaw.MaxSample) (%s)", n, powerlaw.MaxSample, usageHint(fs))
+	}
+	switch {
+	case !(alpha > 1) || math.IsInf(alpha, 1):
+		return usagef(cmdName(fs), "-alpha %v: want a finite number > 1 (%s)", alpha, usageHint(fs))
+	case discrete && alpha > powerlaw.MaxAlpha:
+		return usagef(cmdName(fs), "-alpha %v: want at most %d with -discrete (powerlaw.MaxAlpha: with a larger α nearly every draw is x_min) (%s)", alpha, powerlaw.MaxAlpha, usageHint(fs))
+	case !(xmin > 0) || math.IsInf(xmin, 1):
+		return usagef(cmdName(fs), "-xmin %v: want a finite number > 0 (%s)", xmin, usageHint(fs))
+	case discrete && (xmin != math.Trunc(xmin) || xmin < 1):
+		return usagef(cmdName(fs), "-xmin %v: want an integer ≥ 1 with -discrete (%s)", xmin, usageHint(fs))
 	}
 	s, err := powerlaw.NewSampler(alpha, xmin, discrete)
 	if err != nil {

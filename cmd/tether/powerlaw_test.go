@@ -175,12 +175,13 @@ func TestPowerlawBadInput(t *testing.T) {
 		{"fit no candidate", []string{"powerlaw", "fit", "-input", few}, false, "no candidate x_min"},
 		{"fit bootstrap negative", []string{"powerlaw", "fit", "-input", few, "-bootstrap", "-1"}, true, "bootstrap"},
 		{"sample no alpha", []string{"powerlaw", "sample", "-n", "5"}, true, "-alpha and -n are required"},
-		{"sample alpha 1", []string{"powerlaw", "sample", "-alpha", "1", "-n", "5"}, true, "α = 1"},
+		{"sample alpha 1", []string{"powerlaw", "sample", "-alpha", "1", "-n", "5"}, true, "-alpha 1: want a finite number > 1"},
 		{"sample huge n", []string{"powerlaw", "sample", "-alpha", "2", "-n", "1000000000000"}, true, "MaxSample"},
 		{"sample zero n", []string{"powerlaw", "sample", "-alpha", "2", "-n", "0"}, true, "-n 0"},
-		{"sample discrete xmin", []string{"powerlaw", "sample", "-alpha", "2", "-n", "5", "-discrete", "-xmin", "0.5"}, true, "x_min = 0.5"},
+		{"sample discrete xmin", []string{"powerlaw", "sample", "-alpha", "2", "-n", "5", "-discrete", "-xmin", "0.5"}, true, "-xmin 0.5: want an integer ≥ 1 with -discrete"},
+		{"sample negative xmin", []string{"powerlaw", "sample", "-alpha", "2", "-n", "5", "-xmin", "-1"}, true, "-xmin -1: want a finite number > 0"},
 		{"sample bad flag", []string{"powerlaw", "sample", "-alpha", "x"}, true, "powerlaw sample -h"},
-		{"sample discrete alpha above MaxAlpha", []string{"powerlaw", "sample", "-alpha", "1e300", "-n", "5", "-discrete"}, true, "MaxAlpha"},
+		{"sample discrete alpha above MaxAlpha", []string{"powerlaw", "sample", "-alpha", "1e300", "-n", "5", "-discrete"}, true, "-alpha 1e+300: want at most 1000 with -discrete (powerlaw.MaxAlpha"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, err := run(t, tc.args...)
