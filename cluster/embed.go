@@ -491,7 +491,7 @@ func laplacianEmbedding(ctx context.Context, g *graph.Graph, kind graph.Laplacia
 		// eigenvector.
 		z = nullBasis(g, comp, nc, count, kind == graph.Symmetric)
 		if nc > 1 {
-			e.warnings = append(e.warnings, fmt.Sprintf("graph has %d connected components; their indicator vectors are exact eigenvectors of eigenvalue 0: the embedding sets each component apart, so clusters tend to follow the components (harmless when each component is a cluster or a union of clusters; otherwise a graph with more neighbours joins them%s)", nc, inParens(s.front("knn"))))
+			e.warnings = append(e.warnings, fmt.Sprintf("graph has %d connected components; their indicator vectors are exact eigenvectors of eigenvalue 0: "+componentsApartText+", so clusters tend to follow the components (harmless when each component is a cluster or a union of clusters; otherwise a graph with more neighbours joins them%s)", nc, inParens(s.front("knn"))))
 			if nc > count {
 				e.warnings = append(e.warnings, fmt.Sprintf("more components (%d) than eigenvectors requested (%d): the embedding cannot separate all components", nc, count))
 			}
@@ -870,13 +870,10 @@ const rcmMaxRow = 100
 // such null columns. Cost O(n·k).
 func commuteTimeScale(e *embedding) (zero int) {
 	n, k := e.vectors.Dims()
-	top := 0.0
-	for _, l := range e.values[:k] {
-		top = max(top, l)
-	}
+	floor := zeroEigenvalueFloor(e.values[:k])
 	scale := make([]float64, k)
 	for j, l := range e.values[:k] {
-		if l > 1e-9*top {
+		if l > floor {
 			scale[j] = 1 / math.Sqrt(l)
 		} else {
 			zero++
@@ -889,6 +886,22 @@ func commuteTimeScale(e *embedding) (zero int) {
 		}
 	}
 	return zero
+}
+
+// componentsApartText is the phrase of the embedding's warning on a
+// disconnected graph, which SSCKA's commute kernel replaces by its own
+// (componentIndicators).
+const componentsApartText = "the embedding sets each component apart"
+
+// zeroEigenvalueFloor returns the value at or below which an eigenvalue
+// of L among values counts as 0 to rounding: 10⁻⁹ times the largest.
+// Cost O(len(values)).
+func zeroEigenvalueFloor(values []float64) float64 {
+	top := 0.0
+	for _, l := range values {
+		top = max(top, l)
+	}
+	return 1e-9 * top
 }
 
 // normalizeRows scales every row of x to unit Euclidean length (thesis

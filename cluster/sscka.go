@@ -129,8 +129,8 @@ func (v *KernelObjective) UnmarshalText(b []byte) error {
 // (2026-12-02), while three separated blobs, one component each, went
 // from ARI 0.08–0.27 to 1 (TestSSCKACommuteComponents).
 //
-// Cost: with CommuteTime, O(n·m·k + |S|) per kernel k-means iteration,
-// m = Rank, plus the m smallest non-zero eigenpairs of L; with the kernels
+// Cost: with CommuteTime, O(n·m·k + c·k + |S|) per kernel k-means
+// iteration, m = Rank, c the components, plus the m smallest non-zero eigenpairs of L; with the kernels
 // of Table 4.3, O(nnz + |S|) per iteration; both plus one extreme
 // eigenvalue for the automatic shift.
 type SSCKA struct {

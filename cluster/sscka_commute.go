@@ -32,10 +32,10 @@ import (
 //     null vectors (one per connected component) are left out, as L⁺ does:
 //     on a disconnected graph L⁺ is the pseudo-inverse of each component's
 //     Laplacian, 0 between components. With m = n − c (c components) the
-//     truncation is exact. On a disconnected graph the kernel adds each
-//     component's indicator with weight 1/ε, ε = λ₂/1000, the ε → 0 limit
-//     of (L + εI)⁻¹ (withComponentIndicators), so that it sets the
-//     components apart as the spectral embeddings do. m = SSCKA.Rank, by default max(2k, 10): the
+//     truncation is exact. On a disconnected graph the kernel adds
+//     s·Σ_C 1_C 1_Cᵀ/(|C|·ε), each component's indicator with weight 1/ε,
+//     ε = λ₂/1000 (the null part of (L + εI)⁻¹; componentIndicators), so
+//     that it sets the components apart as the spectral embeddings do; m = SSCKA.Rank, by default max(2k, 10): the
 //     m largest eigenvalues of L⁺ carry the cluster structure (the k
 //     smallest of L are those of spectral clustering), twice as many, and
 //     at least 10, keep more of the kernel than an embedding of k columns;
@@ -56,12 +56,17 @@ import (
 //
 //   - L⁺ is positive semidefinite but Ω is not, so the diagonal shift σ of
 //     eq. 4.2.8 is kept with SSCKA's rule: σ = max(0, −λ_min(s·L⁺_m + Ω))
-//     unless SSCKA.Shift is set (σ = 0 without constraints).
+//     unless SSCKA.Shift is set (σ = 0 without constraints). The component
+//     indicators are left out of it: they are positive semidefinite, so
+//     they only raise λ_min, and their weight, about 1000 times L⁺'s
+//     largest, would make the eigensolver's tolerance, relative to the
+//     operator's norm, 1000 times coarser (a review measured σ short by
+//     up to 1.3·10⁻⁴ of the penalty weight at 1500 nodes).
 //
 // The kernel is never formed: the cluster sums are s·F·(Σ_{b∈c} w_b F_b)
 // (lowRankKernel), summed with the sparse penalty term (kmeans.Sum).
 // Cost: the m + c smallest eigenpairs of L (c of them, the null vectors,
-// known exactly), then O(n·m·k + |S|) per kernel k-means iteration and
+// known exactly), then O(n·m·k + c·k + |S|) per kernel k-means iteration and
 // O(n·m + |S|) per product of the shift's eigenproblem.
 //
 // Accuracy: the iterative eigensolver's tolerance is relative to ‖L‖
@@ -101,6 +106,8 @@ type commuteBasis struct {
 	explicit bool         // whether m was asked for (SSCKA.Rank > 0)
 	f        *mat.Dense
 	scale    float64
+	comp     []int     // each node's component, nil for a connected graph
+	weight   []float64 // each component's indicator weight 1/(|C|·ε)
 	warnings []string
 }
 
@@ -144,45 +151,49 @@ func newCommuteBasis(ctx context.Context, g *graph.Graph, m int, explicit bool, 
 	if math.IsInf(scale, 0) || math.IsNaN(scale) || scale == 0 {
 		return nil, fmt.Errorf("%w: sscka: commute kernel scale s = %v (largest edge weight %v, trace of L⁺ %v): the graph's weights are out of floating-point range", ErrNumerical, scale, maxEdgeWeight(g), tr)
 	}
-	if nc > 1 {
-		f, b.warnings = withComponentIndicators(g, f, e.values, b.warnings)
-	}
 	b.f, b.scale = f, scale
+	if nc > 1 {
+		b.comp, b.weight, b.warnings = componentIndicators(g, e.values, b.warnings, s)
+	}
 	return b, nil
 }
 
 // commuteComponentGap is the ratio λ₂/ε of the smallest non-zero
 // eigenvalue λ₂ of L to the ε of the component indicators' weight 1/ε in
-// the commute kernel of a disconnected graph (withComponentIndicators).
+// the commute kernel of a disconnected graph (componentIndicators).
 const commuteComponentGap = 1000
 
-// withComponentIndicators returns f with one column per connected
-// component C of g appended, 1_C/√(|C|·ε) with ε = λ₂/1000 (λ₂ the
-// smallest non-zero value of values, the eigenvalues of L behind f), and
-// warnings with the embedding's note on components replaced by the
-// kernel's own.
+// componentIndicators returns, for the commute kernel of a disconnected
+// graph g, each node's connected component and each component's indicator
+// weight 1/(|C|·ε) with ε = λ₂/1000 (λ₂ the smallest non-zero value of
+// values, the eigenvalues of L behind the basis; 0 for a single node),
+// and warnings with the embedding's note on components replaced by the
+// kernel's own. The kernel adds s·Σ_C weight_C·1_C 1_Cᵀ, never formed
+// (lowRankKernel).
 //
 // Why: L⁺ is 0 between components and its rows on a component sum to 0,
 // so on a disconnected graph the pseudo-inverse alone does not tell the
-// components apart (a QA run on three separated blobs, one component
-// each, gave ARI 0.11–0.28 where NJW gave 1.00). (L + εI)⁻¹ =
-// Σ_j u_j u_jᵀ/(λ_j + ε) + Σ_C 1_C 1_Cᵀ/(|C|·ε) is the regularized
-// Laplacian kernel of Smola & Kondor (2003); as ε → 0 it is L⁺ plus the
-// component indicators with weight 1/ε, which set the components apart by
-// a squared kernel distance 1000 times that of the slowest non-zero mode.
-// The scale s is computed before they are added (newCommuteBasis), so
-// that within a component the kernel and the constraints' weight are those
-// of L⁺. A connected graph gets no column: a constant added to every
-// kernel entry does not change kernel k-means. Cost O(n·(m + c)).
-func withComponentIndicators(g *graph.Graph, f *mat.Dense, values []float64, warnings []string) (*mat.Dense, []string) {
+// components apart (three separated blobs, one component each: ARI
+// 0.08–0.27 where NJW gives 1.00, TestSSCKACommuteComponents).
+// (L + εI)⁻¹ = Σ_j u_j u_jᵀ/(λ_j + ε) + Σ_C 1_C 1_Cᵀ/(|C|·ε) is the
+// regularized Laplacian kernel of Smola & Kondor (2003); the kernel here is
+// it with its non-zero modes taken at ε = 0, L⁺, and its null part kept at
+// ε = λ₂/1000: components lie apart by a squared kernel distance about
+// 1000 times that of the slowest non-zero mode. The scale s is computed
+// from L⁺ alone (newCommuteBasis), so that within a component the kernel
+// and the constraints' weight are those of L⁺, and so is the shift σ
+// (ssckaCommuteKernel): the indicators are positive semidefinite and only
+// raise the smallest eigenvalue. A single node (an isolated node kept by
+// DisconnectedStrict) gets weight 0: its row of the kernel stays 0, as
+// before, rather than each isolated node lying far from everything and
+// drawing k-means' seeds. A connected graph gets no indicator: a constant
+// added to every kernel entry does not change kernel k-means. Cost O(n).
+func componentIndicators(g *graph.Graph, values []float64, warnings []string, s *Settings) ([]int, []float64, []string) {
 	comp, nc := g.Components()
-	top := 0.0
-	for _, l := range values {
-		top = max(top, l)
-	}
+	floor := zeroEigenvalueFloor(values)
 	lam2 := math.Inf(1)
 	for _, l := range values {
-		if l > 1e-9*top {
+		if l > floor {
 			lam2 = min(lam2, l)
 		}
 	}
@@ -191,21 +202,27 @@ func withComponentIndicators(g *graph.Graph, f *mat.Dense, values []float64, war
 	for _, c := range comp {
 		size[c]++
 	}
-	n, m := f.Dims()
-	out := mat.NewDense(n, m+nc, nil)
-	for i, c := range comp {
-		row := out.RawRowView(i)
-		copy(row, f.RawRowView(i)[:m])
-		row[m+c] = 1 / math.Sqrt(float64(size[c])*eps)
+	weight := make([]float64, nc)
+	singles := 0
+	for c, sz := range size {
+		if sz == 1 {
+			singles++
+			continue
+		}
+		weight[c] = 1 / (float64(sz) * eps)
 	}
 	kept := warnings[:0:0]
 	for _, w := range warnings {
-		if !strings.Contains(w, "the embedding sets each component apart") {
+		if !strings.Contains(w, componentsApartText) {
 			kept = append(kept, w)
 		}
 	}
-	kept = append(kept, fmt.Sprintf("sscka: graph has %d connected components: the commute kernel is the ε → 0 limit of (L + εI)⁻¹ (L⁺ plus each component's indicator with weight 1/ε, ε = λ₂/%d = %.4g), which sets the components apart, so clusters follow the components and constraints between components do not join them (harmless when each component is a cluster or a union of clusters; otherwise a graph with more neighbours joins them)", nc, commuteComponentGap, eps))
-	return out, kept
+	single := ""
+	if singles > 0 {
+		single = fmt.Sprintf("; %s get no indicator, their rows of the kernel are 0", wording.Count(singles, "isolated node", "isolated nodes"))
+	}
+	kept = append(kept, fmt.Sprintf("sscka: graph has %d connected components: the commute kernel adds each component's indicator with weight 1/ε to L⁺ (ε = λ₂/%d = %.4g, the null part of (L + εI)⁻¹)%s, which sets the components apart, so clusters follow the components and constraints between components do not join them (harmless when each component is a cluster or a union of clusters; otherwise a graph with more neighbours joins them%s)", nc, commuteComponentGap, eps, single, inParens(s.front("knn"))))
+	return comp, weight, kept
 }
 
 // fits reports whether b was made for graph g with rank m asked for as
@@ -246,7 +263,7 @@ func ssckaCommuteKernel(ctx context.Context, g *graph.Graph, pairs []constraint.
 		// The same relative margin as ssckaKernelW.
 		sigma = math.Max(0, -res.Values[0]) * (1 + 1e-9)
 	}
-	return kmeans.Sum{newLowRankKernel(b.f, b.scale, sigma), &penaltyKernel{m: om}}, sigma, warnings, nil
+	return kmeans.Sum{newLowRankKernel(b.f, b.scale, sigma, b.comp, b.weight), &penaltyKernel{m: om}}, sigma, warnings, nil
 }
 
 // nonZeroColumns returns the columns of x that are not all zero, as a new
@@ -275,23 +292,31 @@ func nonZeroColumns(x *mat.Dense) *mat.Dense {
 	return f
 }
 
-// lowRankKernel is the kernel K = σI + s·F Fᵀ of an n×m matrix F, as a
-// kmeans.Kernel. Memory n·m floats; ClusterSumsTo costs O(n·m·k).
+// lowRankKernel is the kernel K = σI + s·F Fᵀ + s·Σ_C weight_C·1_C 1_Cᵀ
+// of an n×m matrix F and, when comp is not nil, the indicators of the
+// components comp names (componentIndicators), as a kmeans.Kernel. Memory
+// n·m floats; ClusterSumsTo costs O(n·m·k + c·k) for c components.
 type lowRankKernel struct {
-	f     *mat.Dense
-	s     float64
-	sigma float64
-	diag  []float64 // K_ii
+	f      *mat.Dense
+	s      float64
+	sigma  float64
+	comp   []int     // each node's component, nil for none
+	weight []float64 // each component's indicator weight
+	diag   []float64 // K_ii
 }
 
-// newLowRankKernel returns σI + s·F Fᵀ; f is kept, not copied.
-func newLowRankKernel(f *mat.Dense, s, sigma float64) *lowRankKernel {
+// newLowRankKernel returns σI + s·F Fᵀ + s·Σ_C weight_C·1_C 1_Cᵀ (no
+// indicator when comp is nil); f, comp and weight are kept, not copied.
+func newLowRankKernel(f *mat.Dense, s, sigma float64, comp []int, weight []float64) *lowRankKernel {
 	n, m := f.Dims()
-	k := &lowRankKernel{f: f, s: s, sigma: sigma, diag: make([]float64, n)}
+	k := &lowRankKernel{f: f, s: s, sigma: sigma, comp: comp, weight: weight, diag: make([]float64, n)}
 	for i := range k.diag {
 		var v float64
 		for _, x := range f.RawRowView(i)[:m] {
 			v += x * x
+		}
+		if comp != nil {
+			v += weight[comp[i]]
 		}
 		k.diag[i] = sigma + s*v
 	}
@@ -301,11 +326,12 @@ func newLowRankKernel(f *mat.Dense, s, sigma float64) *lowRankKernel {
 // Dim returns n.
 func (k *lowRankKernel) Dim() int { return len(k.diag) }
 
-// Diag returns K_ii = σ + s‖F_i‖².
+// Diag returns K_ii = σ + s‖F_i‖² + s·weight of i's component.
 func (k *lowRankKernel) Diag(i int) float64 { return k.diag[i] }
 
 // ClusterSumsTo implements kmeans.Kernel: with G_c = Σ_{b∈c} w_b F_b (k×m,
-// O(n·m)), dst[a,c] = s·F_a·G_c + σ·w_a·[a∈c] (O(n·m·k)).
+// O(n·m)), dst[a,c] = s·F_a·G_c + σ·w_a·[a∈c] (O(n·m·k)), plus
+// s·weight_C·Σ_{b∈c∩C} w_b for a's component C (O(n·k + c·k)).
 func (k *lowRankKernel) ClusterSumsTo(dst *mat.Dense, labels []int, w []float64) {
 	n, m := k.f.Dims()
 	r, nc := dst.Dims()
@@ -313,6 +339,10 @@ func (k *lowRankKernel) ClusterSumsTo(dst *mat.Dense, labels []int, w []float64)
 		panic(fmt.Sprintf("cluster: lowRankKernel.ClusterSumsTo size mismatch: kernel %d, dst rows %d, labels %d, weights %d", n, r, len(labels), len(w)))
 	}
 	g := mat.NewDense(nc, m, nil)
+	var cs []float64 // cs[C·nc + c] = Σ_{b∈c∩C} w_b
+	if k.comp != nil {
+		cs = make([]float64, len(k.weight)*nc)
+	}
 	for b, l := range labels {
 		if l < 0 {
 			continue
@@ -325,9 +355,25 @@ func (k *lowRankKernel) ClusterSumsTo(dst *mat.Dense, labels []int, w []float64)
 		for j, x := range k.f.RawRowView(b)[:m] {
 			row[j] += wb * x
 		}
+		if cs != nil {
+			cs[k.comp[b]*nc+l] += wb
+		}
 	}
 	dst.Mul(k.f, g.T())
 	dst.Scale(k.s, dst)
+	if cs != nil {
+		for a := 0; a < n; a++ {
+			c := k.comp[a]
+			wc := k.s * k.weight[c]
+			if wc == 0 {
+				continue
+			}
+			out := dst.RawRowView(a)[:nc]
+			for l, v := range cs[c*nc : (c+1)*nc] {
+				out[l] += wc * v
+			}
+		}
+	}
 	if k.sigma != 0 {
 		for a, l := range labels {
 			if l < 0 {

@@ -266,7 +266,7 @@ func generalizedBytes(n, e, d int) (bytes float64, projected int) {
 // pseudo-diameter is at least 128, which checkWork does not measure: it
 // counts every such solve), and fast-ge preconditions its LOBPCG with a
 // multigrid of its pencil's graph from cluster.FastGEMultigridMinN nodes
-// (the same number today; counted from mgMinN).
+// (eigenWorkOf).
 const (
 	mgMinN     = cluster.MultigridMinN
 	mgMaxPairs = cluster.MultigridMaxK
