@@ -15,8 +15,8 @@ const st = {
   busy: false, pending: false, syncing: false, dirty: false, last: null, methods: [],
 };
 
-async function api(method, path, body, raw) {
-  const opt = { method, headers: {} };
+async function api(method, path, body, raw, signal) {
+  const opt = { method, headers: {}, signal };
   if (body !== undefined) {
     if (raw) { opt.body = body; } else { opt.body = JSON.stringify(body); opt.headers["Content-Type"] = "application/json"; }
   }
@@ -27,9 +27,16 @@ async function api(method, path, body, raw) {
   if (!r.ok) { const err = new Error(v && v.error ? v.error : r.status + " " + text); err.status = r.status; throw err; }
   return v;
 }
-const sapi = (method, path, body, raw) => api(method, "sessions/" + st.id + (path ? "/" + path : ""), body, raw);
+const sapi = (method, path, body, raw, signal) => api(method, "sessions/" + st.id + (path ? "/" + path : ""), body, raw, signal);
 
-function status(msg) { $("status").textContent = msg || ""; }
+// status shows msg below the figures: kind "error" (a request failed, in
+// red), "warn" (the warnings of the library or of the data) or "" (a
+// message of progress).
+function status(msg, kind) {
+  const s = $("status");
+  s.textContent = msg || "";
+  s.className = msg ? kind || "" : "";
+}
 // notes shows the notes of the data and the partition (documented choices:
 // the column read as the labels, what auto chose), below the status and
 // less prominent than its errors and warnings.
@@ -268,6 +275,9 @@ async function setPairs(next) {
   st.pairs = next;
   renderPairs();
   if (st.syncing) { st.dirty = true; return; }
+  // A partition in flight is of the old list: stop it, so that the PUT
+  // does not wait behind it.
+  supersede();
   st.syncing = true;
   try {
     do {
@@ -277,7 +287,7 @@ async function setPairs(next) {
     } while (st.dirty);
     st.syncing = false;
     await recluster();
-  } catch (e) { status(e.message); }
+  } catch (e) { status(e.message, "error"); }
   st.syncing = false;
 }
 
@@ -337,30 +347,89 @@ function request() {
   return { method: $("method").value, k: +$("k").value || 0, seed: 1, knobs };
 }
 
-// recluster asks for a new partition; a request made while one runs is
-// merged into one follow-up.
+// describe names a cluster request or reply as the result panel shows
+// it: the method, k ("auto" for 0) and the knobs it ran with.
+function describe(method, k, knobs) {
+  const kv = Object.entries(knobs || {}).sort(([a], [b]) => a < b ? -1 : 1).map(([n, v]) => n + "=" + v);
+  return method + " · k " + (k ? k : "auto") + (kv.length ? " · " + kv.join(" ") : "");
+}
+
+// stale marks the partition on screen as not the current request's
+// (one runs, failed or was cancelled): the figures and the points are
+// greyed and the panel says whose they are.
+function stale(on, why) {
+  $("partition").classList.toggle("stale", on);
+  $("plot-wrap").classList.toggle("stale", on && !!st.labels);
+  document.body.dataset.stale = on ? "1" : "";
+  const of = st.shown ? "shown: " + st.shown : "";
+  $("result-of").textContent = on && why ? (of ? of + " (" + why + ")" : why) : of;
+}
+
+// running shows the request in flight with its elapsed seconds and the
+// Cancel button; running(null) hides it.
+let runTimer = 0;
+function running(method) {
+  clearInterval(runTimer); runTimer = 0;
+  $("running").hidden = !method;
+  if (!method) return;
+  const t0 = performance.now(), tick = () => { $("running-text").textContent = "clustering with " + method + "… " + ((performance.now() - t0) / 1000).toFixed(0) + " s"; };
+  tick(); runTimer = setInterval(tick, 500);
+}
+
+// supersede aborts the cluster request in flight, if any, without a
+// message: a newer request (or a change of data or constraints, after
+// which it re-clusters) takes its place. The server stops the work of a
+// request whose client left.
+function supersede() {
+  const c = st.ctrl;
+  if (!c) return;
+  st.ctrl = null; st.busy = false;
+  c.abort();
+  running(null);
+}
+
+// recluster asks for a new partition; a request made while one runs
+// aborts that one (the server stops its work) and takes its place.
 async function recluster() {
   if (!st.id || !st.n) return;
-  if (st.busy) { st.pending = true; return; }
-  st.busy = true;
+  const req = request();
+  if (!req) return;
+  supersede();
+  const ctrl = new AbortController();
+  st.ctrl = ctrl; st.busy = true;
+  running(req.method);
+  stale(true, "clustering with " + req.method + "…");
   const t0 = performance.now();
   try {
-    const r = await sapi("POST", "cluster", request());
+    const r = await sapi("POST", "cluster", req, false, ctrl.signal);
+    if (st.ctrl !== ctrl) return;
     st.labels = r.labels; st.last = r;
+    st.shown = describe(r.method, r.k, r.knobs || req.knobs);
     const f = r.figures || {};
     $("ari").textContent = f.ARI !== undefined ? f.ARI.toFixed(4) : "–";
     $("nmi").textContent = f.NMI !== undefined ? f.NMI.toFixed(4) : "–";
     $("violations").textContent = r.violated_ml + " of " + r.constraints[0] + " ml, " + r.violated_cl + " of " + r.constraints[1] + " cl";
     $("sizes").textContent = r.sizes.join(" ");
     $("time").textContent = r.ms.toFixed(0) + " ms server (" + r.mode + "), " + (performance.now() - t0).toFixed(0) + " ms total";
+    stale(false);
     document.body.dataset.partitions = (+(document.body.dataset.partitions || 0) + 1).toString();
-    status(lines(r.warnings));
+    status(lines(r.warnings), "warn");
     notes(lines(r.notes));
     draw();
-  } catch (e) { status(e.message); notes(""); }
-  st.busy = false;
-  if (st.pending) { st.pending = false; recluster(); }
+  } catch (e) {
+    if (st.ctrl !== ctrl) return; // superseded: the newer request reports
+    if (e.name === "AbortError") {
+      status("cancelled: " + req.method + " stopped");
+      stale(true, "clustering with " + req.method + " cancelled");
+    } else {
+      status(req.method + ": " + e.message, "error"); notes("");
+      stale(true, "clustering with " + req.method + " failed");
+    }
+  } finally {
+    if (st.ctrl === ctrl) { st.ctrl = null; st.busy = false; running(null); }
+  }
 }
+$("cancel").onclick = () => { if (st.ctrl) st.ctrl.abort(); };
 $("recluster").onclick = () => recluster();
 $("method").onchange = () => { renderKnobs(); recluster(); };
 
@@ -386,7 +455,7 @@ function renderKnobs() {
 async function loadPoints() {
   const p = await sapi("GET", "points");
   st.n = p.n; st.xy = p.xy; st.names = p.names || null; st.truth = p.truth || null; st.view = p.view;
-  st.labels = null; st.sel = []; st.group = null; st.groups = []; st.undo = []; st.redo = [];
+  st.labels = null; st.shown = null; st.sel = []; st.group = null; st.groups = []; st.undo = []; st.redo = [];
   st.zoom = 1; st.panX = st.panY = 0;
   const c = await sapi("GET", "constraints");
   st.pairs = c.pairs;
@@ -402,14 +471,16 @@ async function loadPoints() {
 // re-clustering left, and its notes (a names column…) before the
 // re-clustering's notes; an error replaces all.
 async function busyDo(msg, f) {
+  supersede();
   status(msg);
   notes("");
   try {
     const r = await f();
     const after = $("status").textContent === msg ? "" : $("status").textContent;
-    status([lines(r && r.warnings), after].filter((x) => x).join("\n"));
+    const kind = $("status").className === "error" ? "error" : "warn";
+    status([lines(r && r.warnings), after].filter((x) => x).join("\n"), kind);
     notes([lines(r && r.notes), $("notes").textContent].filter((x) => x).join("\n"));
-  } catch (e) { status(e.message); notes(""); }
+  } catch (e) { status(e.message, "error"); notes(""); }
 }
 
 // weightOptions returns the options of the weights boxes, normalize
@@ -517,4 +588,4 @@ function show(xy, labels) {
   computeBounds(); buildGrid(); paint();
 }
 window.tether = { toScreen, state: st, show, paint, nearest, buildGrid };
-start().catch((e) => status(e.message));
+start().catch((e) => status(e.message, "error"));

@@ -1,0 +1,147 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// evalJS evaluates expr in the page (awaiting a promise) and returns its
+// value, failing the test on an error.
+func evalJS[T any](t *testing.T, ctx context.Context, expr string) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("%s: %v", expr, err)
+	}
+	return v
+}
+
+// waitJS polls the boolean expression cond in the page until it holds,
+// failing the test after 30 s.
+func waitJS(t *testing.T, ctx context.Context, cond string) {
+	t.Helper()
+	for start := time.Now(); ; time.Sleep(25 * time.Millisecond) {
+		if evalJS[bool](t, ctx, "!!("+cond+")") {
+			return
+		}
+		if time.Since(start) > 30*time.Second {
+			t.Fatalf("waited 30 s for %s", cond)
+		}
+	}
+}
+
+// openMoons opens the page and generates n moons, waiting for the first
+// partition.
+func openMoons(t *testing.T, ctx context.Context, base string, n int) {
+	t.Helper()
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(base+"/"),
+		chromedp.WaitVisible(`body[data-ready="1"]`),
+		chromedp.SetValue(`#gen-n`, fmt.Sprint(n)),
+		chromedp.Click(`#gen-load`),
+		chromedp.WaitVisible(`body[data-partitions="1"]`),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// chooseMethod selects the method name in the page's list as a person
+// does (the change event).
+func chooseMethod(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	evalJS[bool](t, ctx, fmt.Sprintf(`(() => { const m = document.getElementById("method"); m.value = %q; m.dispatchEvent(new Event("change")); return true; })()`, name))
+}
+
+// holdClusters makes the page's cluster requests wait until
+// window.hold.release() (or their abort), counting those aborted: a long
+// run without a server that takes long.
+const holdClusters = `(() => {
+	const f = window.fetch, h = window.hold = { aborted: 0, waiting: [], release() { const w = h.waiting; h.waiting = []; w.forEach((r) => r()); h.off = true; } };
+	window.fetch = (u, o) => {
+		if (h.off || !String(u).endsWith("/cluster")) return f(u, o);
+		return new Promise((resolve, reject) => {
+			const go = () => f(u, o).then(resolve, reject);
+			h.waiting.push(go);
+			if (o && o.signal) o.signal.addEventListener("abort", () => { h.aborted++; reject(new DOMException("aborted", "AbortError")); });
+		});
+	};
+	return true;
+})()`
+
+// TestLongRunInBrowser holds the page's cluster requests as a long run
+// (cosc on 20000 points, 41 s) does and checks what the page shows:
+// "clustering with <method>… s" and a Cancel button while it runs, the
+// previous partition marked stale with its method's name; a method
+// chosen while one runs aborts it (no silent queue); Cancel aborts the
+// fetch and says so; the next partition is shown as current. The page
+// used to show nothing, keep the old figures under the new method's
+// name and queue the requests.
+func TestLongRunInBrowser(t *testing.T) {
+	base := serve(t)
+	ctx, cancel := browser(t)
+	defer cancel()
+	openMoons(t, ctx, base, 300)
+	if of := evalJS[string](t, ctx, `document.getElementById("result-of").textContent`); !strings.Contains(of, "fgpwc") {
+		t.Errorf("result panel %q: want the method of the partition, fgpwc", of)
+	}
+	evalJS[bool](t, ctx, holdClusters)
+
+	chooseMethod(t, ctx, "njw")
+	waitJS(t, ctx, `!document.getElementById("running").hidden`)
+	got := evalJS[[]string](t, ctx, `[document.getElementById("running").textContent, document.getElementById("result-of").textContent, document.body.dataset.stale, String(document.getElementById("partition").classList.contains("stale"))]`)
+	if !strings.Contains(got[0], "clustering with njw") || !strings.Contains(got[0], "Cancel") || !strings.Contains(got[1], "fgpwc") || got[2] != "1" || got[3] != "true" {
+		t.Errorf("while njw runs: running %q, result %q, stale %q/%q: want \"clustering with njw… s\" and Cancel, the shown partition named fgpwc and marked stale", got[0], got[1], got[2], got[3])
+	}
+
+	// Another method while njw runs: njw's request is aborted.
+	chooseMethod(t, ctx, "ncut")
+	waitJS(t, ctx, `window.hold.aborted === 1 && document.getElementById("running-text").textContent.includes("ncut")`)
+
+	// Cancel: ncut's request is aborted, the page says so and keeps
+	// fgpwc's partition marked stale.
+	if err := chromedp.Do(ctx, chromedp.Click(`#cancel`)); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, `window.hold.aborted === 2 && document.getElementById("running").hidden`)
+	got = evalJS[[]string](t, ctx, `[document.getElementById("status").textContent, document.getElementById("result-of").textContent, document.body.dataset.stale, document.body.dataset.partitions]`)
+	if !strings.Contains(got[0], "cancelled") || !strings.Contains(got[1], "fgpwc") || got[2] != "1" || got[3] != "1" {
+		t.Errorf("after Cancel: status %q, result %q, stale %q, partitions %q: want cancelled, fgpwc's partition stale, still one partition", got[0], got[1], got[2], got[3])
+	}
+
+	// Released: Cluster gives ncut's partition, shown as current.
+	evalJS[bool](t, ctx, `(window.hold.release(), true)`)
+	if err := chromedp.Do(ctx, chromedp.Click(`#recluster`), chromedp.WaitVisible(`body[data-partitions="2"]`)); err != nil {
+		t.Fatal(err)
+	}
+	got = evalJS[[]string](t, ctx, `[document.getElementById("result-of").textContent, document.body.dataset.stale, String(document.getElementById("running").hidden)]`)
+	if !strings.HasPrefix(got[0], "shown: ncut") || strings.Contains(got[0], "fgpwc") || got[1] != "" || got[2] != "true" {
+		t.Errorf("after ncut's partition: result %q, stale %q, running hidden %s: want ncut's, current", got[0], got[1], got[2])
+	}
+}
+
+// TestErrorMarksStaleInBrowser chooses a method the server refuses
+// after a partition and checks that the error is red and the partition
+// on screen is marked stale under its own method's name, not shown as
+// the failed one's (the page left opplc's figures beside labelprop's
+// error).
+func TestErrorMarksStaleInBrowser(t *testing.T) {
+	base := serve(t)
+	ctx, cancel := browser(t)
+	defer cancel()
+	openMoons(t, ctx, base, 300)
+	chooseMethod(t, ctx, "njw")
+	waitJS(t, ctx, `document.body.dataset.partitions === "2"`)
+	// k = 2000 > n: refused.
+	evalJS[bool](t, ctx, `(() => { const k = document.getElementById("k"); k.value = "2000"; k.dispatchEvent(new Event("change")); document.getElementById("recluster").click(); return true; })()`)
+	waitJS(t, ctx, `document.getElementById("status").className === "error"`)
+	got := evalJS[[]string](t, ctx, `[document.getElementById("status").textContent, document.getElementById("result-of").textContent, document.body.dataset.stale, getComputedStyle(document.getElementById("ari")).color, getComputedStyle(document.getElementById("status")).color]`)
+	if !strings.Contains(got[1], "njw · k 2") || !strings.Contains(got[1], "failed") || got[2] != "1" || got[3] == "rgb(34, 34, 34)" || got[4] != "rgb(170, 0, 0)" {
+		t.Errorf("after a refused request: status %q, result %q, stale %q, ARI colour %s, status colour %s: want the error in red and njw's figures greyed, named njw k 2", got[0], got[1], got[2], got[3], got[4])
+	}
+}
