@@ -2,7 +2,11 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -143,5 +147,61 @@ func TestErrorMarksStaleInBrowser(t *testing.T) {
 	got := evalJS[[]string](t, ctx, `[document.getElementById("status").textContent, document.getElementById("result-of").textContent, document.body.dataset.stale, getComputedStyle(document.getElementById("ari")).color, getComputedStyle(document.getElementById("status")).color]`)
 	if !strings.Contains(got[1], "njw · k 2") || !strings.Contains(got[1], "failed") || got[2] != "1" || got[3] == "rgb(34, 34, 34)" || got[4] != "rgb(170, 0, 0)" {
 		t.Errorf("after a refused request: status %q, result %q, stale %q, ARI colour %s, status colour %s: want the error in red and njw's figures greyed, named njw k 2", got[0], got[1], got[2], got[3], got[4])
+	}
+}
+
+// TestLoadSessionRestoresInBrowser loads a saved session (generated
+// moons of seed 3, n = 400, the request cvqe, k = 3, MaxIter 50)
+// through the page and checks that the bar shows its method, k, knob and
+// the generator boxes its name, seed and n, that the partition shown is
+// the server's (the loaded session's) and that the session's last
+// request is still the saved one: the page used to re-cluster with its
+// own defaults (fgpwc, k = 2).
+func TestLoadSessionRestoresInBrowser(t *testing.T) {
+	base := serve(t)
+	file := t.TempDir() + "/session.json"
+	const doc = `{"tether_session":1,"source":{"generate":{"name":"moons","seed":3,"params":{"n":400}}},"constraints":[{"i":0,"j":5,"kind":"ml"}],"request":{"method":"cvqe","k":3,"seed":1,"knobs":{"MaxIter":"50"}}}`
+	if err := os.WriteFile(file, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := browser(t)
+	defer cancel()
+	openMoons(t, ctx, base, 300)
+	if err := chromedp.Do(ctx, chromedp.SetUploadFiles(`#load`, []string{file}), chromedp.WaitVisible(`body[data-partitions="2"]`)); err != nil {
+		t.Fatal(err)
+	}
+	// Let a re-clustering the page might start after the load finish.
+	waitJS(t, ctx, `!window.tether.state.busy && !window.tether.state.syncing`)
+	time.Sleep(300 * time.Millisecond)
+	waitJS(t, ctx, `!window.tether.state.busy`)
+	got := evalJS[[]string](t, ctx, `[document.getElementById("method").value, document.getElementById("k").value,
+		(document.querySelector('#knobs input[data-knob="MaxIter"]') || {}).value || "", document.getElementById("gen").value,
+		document.getElementById("gen-seed").value, document.getElementById("gen-n").value, document.getElementById("result-of").textContent,
+		document.body.dataset.partitions]`)
+	if want := []string{"cvqe", "3", "50", "moons", "3", "400"}; !slices.Equal(got[:6], want) || !strings.Contains(got[6], "cvqe · k 3") || got[7] != "2" {
+		t.Errorf("after loading the session: method, k, MaxIter, generator, seed, n %q, want %q; result %q (want cvqe · k 3), partitions %s (want 2: the loaded one, no re-clustering with other settings)", got[:6], want, got[6], got[7])
+	}
+	sid := evalJS[string](t, ctx, `window.tether.state.id`)
+	resp, err := http.Get(base + "/api/sessions/" + sid + "/export/summary")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var sum struct {
+		Method  string `json:"method"`
+		K       int    `json:"k"`
+		Labels  []int  `json:"labels"`
+		Request struct {
+			Method string            `json:"method"`
+			K      int               `json:"k"`
+			Knobs  map[string]string `json:"knobs"`
+		} `json:"request"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&sum); err != nil {
+		t.Fatal(err)
+	}
+	labels := evalJS[[]int](t, ctx, `window.tether.state.labels`)
+	if sum.Request.Method != "cvqe" || sum.Request.K != 3 || sum.Request.Knobs["MaxIter"] != "50" || !slices.Equal(labels, sum.Labels) {
+		t.Errorf("server's last request %+v, want cvqe k 3 MaxIter 50; page's labels equal the server's: %v", sum.Request, slices.Equal(labels, sum.Labels))
 	}
 }

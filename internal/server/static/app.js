@@ -341,10 +341,41 @@ function renderGroups() {
 
 // ---- clustering -------------------------------------------------------------
 
+// request returns the cluster request of the bar: the method, k, the
+// knobs in its boxes and, after a loaded session, that session's knobs
+// without a box (for the same method), seed and graph options.
 function request() {
-  const knobs = {};
-  for (const inp of $("knobs").querySelectorAll("input")) if (inp.value.trim() !== "") knobs[inp.dataset.knob] = inp.value.trim();
-  return { method: $("method").value, k: +$("k").value || 0, seed: 1, knobs };
+  const method = $("method").value, knobs = {}, x = st.loaded;
+  if (x && x.method === method) Object.assign(knobs, x.knobs);
+  for (const inp of $("knobs").querySelectorAll("input")) {
+    if (inp.value.trim() !== "") knobs[inp.dataset.knob] = inp.value.trim();
+    else delete knobs[inp.dataset.knob];
+  }
+  const req = { method, k: +$("k").value || 0, seed: 1, knobs };
+  if (x) for (const f of ["seed", "regularize", "disconnected"]) if (x[f] !== undefined) req[f] = x[f];
+  return req;
+}
+
+// restoreRequest sets the bar to a loaded session's cluster request req
+// (method, k, knobs) and the generator boxes to its source (name, seed,
+// n), so that the page re-clusters as the session did.
+function restoreRequest(req, source) {
+  const g = source && source.generate;
+  if (g && st.gens.some((x) => x.name === g.name)) {
+    $("gen").value = g.name;
+    if (g.seed !== undefined) $("gen-seed").value = g.seed;
+    if (g.params && g.params.n !== undefined) $("gen-n").value = g.params.n;
+  }
+  st.loaded = null;
+  if (!req) return;
+  const method = req.method || "fgpwc";
+  if (!st.methods.some((m) => m.name === method)) return;
+  $("method").value = method;
+  renderKnobs();
+  $("k").value = req.k ? String(req.k) : "";
+  const knobs = Object.assign({}, req.knobs);
+  for (const inp of $("knobs").querySelectorAll("input")) inp.value = knobs[inp.dataset.knob] !== undefined ? knobs[inp.dataset.knob] : "";
+  st.loaded = { method, knobs, seed: req.seed, regularize: req.regularize, disconnected: req.disconnected };
 }
 
 // describe names a cluster request or reply as the result panel shows
@@ -403,19 +434,7 @@ async function recluster() {
   try {
     const r = await sapi("POST", "cluster", req, false, ctrl.signal);
     if (st.ctrl !== ctrl) return;
-    st.labels = r.labels; st.last = r;
-    st.shown = describe(r.method, r.k, r.knobs || req.knobs);
-    const f = r.figures || {};
-    $("ari").textContent = f.ARI !== undefined ? f.ARI.toFixed(4) : "–";
-    $("nmi").textContent = f.NMI !== undefined ? f.NMI.toFixed(4) : "–";
-    $("violations").textContent = r.violated_ml + " of " + r.constraints[0] + " ml, " + r.violated_cl + " of " + r.constraints[1] + " cl";
-    $("sizes").textContent = r.sizes.join(" ");
-    $("time").textContent = r.ms.toFixed(0) + " ms server (" + r.mode + "), " + (performance.now() - t0).toFixed(0) + " ms total";
-    stale(false);
-    document.body.dataset.partitions = (+(document.body.dataset.partitions || 0) + 1).toString();
-    status(lines(r.warnings), "warn");
-    notes(lines(r.notes));
-    draw();
+    showReply(r, req.knobs, (performance.now() - t0).toFixed(0) + " ms total");
   } catch (e) {
     if (st.ctrl !== ctrl) return; // superseded: the newer request reports
     if (e.name === "AbortError") {
@@ -428,6 +447,24 @@ async function recluster() {
   } finally {
     if (st.ctrl === ctrl) { st.ctrl = null; st.busy = false; running(null); }
   }
+}
+// showReply shows the partition r (a cluster reply) as current: its
+// labels, figures, the method, k and knobs it ran with (r.knobs, else
+// knobs, those sent), its warnings and notes.
+function showReply(r, knobs, total) {
+  st.labels = r.labels; st.last = r;
+  st.shown = describe(r.method, r.k, r.knobs || knobs);
+  const f = r.figures || {};
+  $("ari").textContent = f.ARI !== undefined ? f.ARI.toFixed(4) : "–";
+  $("nmi").textContent = f.NMI !== undefined ? f.NMI.toFixed(4) : "–";
+  $("violations").textContent = r.violated_ml + " of " + r.constraints[0] + " ml, " + r.violated_cl + " of " + r.constraints[1] + " cl";
+  $("sizes").textContent = r.sizes.join(" ");
+  $("time").textContent = r.ms.toFixed(0) + " ms server (" + r.mode + ")" + (total ? ", " + total : "");
+  stale(false);
+  document.body.dataset.partitions = (+(document.body.dataset.partitions || 0) + 1).toString();
+  status(lines(r.warnings), "warn");
+  notes(lines(r.notes));
+  draw();
 }
 $("cancel").onclick = () => { if (st.ctrl) st.ctrl.abort(); };
 $("recluster").onclick = () => recluster();
@@ -452,7 +489,9 @@ function renderKnobs() {
 
 // ---- data -----------------------------------------------------------------
 
-async function loadPoints() {
+// loadPoints reads the session's points and constraints and
+// re-clusters, or, given last (a loaded session's partition), shows it.
+async function loadPoints(last) {
   const p = await sapi("GET", "points");
   st.n = p.n; st.xy = p.xy; st.names = p.names || null; st.truth = p.truth || null; st.view = p.view;
   st.labels = null; st.shown = null; st.sel = []; st.group = null; st.groups = []; st.undo = []; st.redo = [];
@@ -463,7 +502,7 @@ async function loadPoints() {
   $("help").textContent = p.name + " · " + p.n + " points · view: " + p.view + " · click two points: must-link/cannot-link · shift-drag: lasso · wheel: zoom · drag: pan";
   for (const [id, path] of [["x-labels", "export/labels"], ["x-cons", "export/constraints"], ["x-summary", "export/summary"], ["x-save", "save"]])
     $(id).href = "/api/sessions/" + st.id + "/" + path;
-  await recluster();
+  if (last) showReply(last, {}); else await recluster();
 }
 
 // busyDo shows msg while f runs, then the warnings of the data reply f
@@ -509,6 +548,7 @@ function showOptions(o) {
 }
 
 $("gen-load").onclick = () => busyDo("generating…", async () => {
+  st.loaded = null;
   const g = st.gens.find((x) => x.name === $("gen").value);
   const params = {};
   if (g && "n" in g.defaults) params.n = +$("gen-n").value;
@@ -520,6 +560,7 @@ $("gen-load").onclick = () => busyDo("generating…", async () => {
 });
 $("upload").onchange = (e) => busyDo("reading…", async () => {
   const f = e.target.files[0]; if (!f) return;
+  st.loaded = null;
   const q = new URLSearchParams({ name: f.name });
   if ($("upload-kind").value) q.set("kind", $("upload-kind").value);
   if ($("upload-scale").value) q.set("scale", $("upload-scale").value);
@@ -532,8 +573,11 @@ $("load").onchange = (e) => busyDo("loading session…", async () => {
   const f = e.target.files[0]; if (!f) return;
   const text = await f.text();
   const r = await sapi("POST", "load", text, true);
-  try { showOptions(JSON.parse(text).source.options); } catch (err) { /* the server read it: nothing to show */ }
-  await loadPoints();
+  let doc = {};
+  try { doc = JSON.parse(text) || {}; } catch (err) { /* the server read it: nothing to show */ }
+  showOptions(doc.source && doc.source.options);
+  restoreRequest(doc.request, doc.source);
+  await loadPoints(r && r.last);
   return r;
 });
 
