@@ -205,3 +205,88 @@ func TestLoadSessionRestoresInBrowser(t *testing.T) {
 		t.Errorf("server's last request %+v, want cvqe k 3 MaxIter 50; page's labels equal the server's: %v", sum.Request, slices.Equal(labels, sum.Labels))
 	}
 }
+
+// addPair adds the constraint kind ("ml" or "cl") between nodes i and j
+// through the page's buttons, as two clicks on the points would.
+func addPair(t *testing.T, ctx context.Context, i, j int, kind string) {
+	t.Helper()
+	evalJS[bool](t, ctx, fmt.Sprintf(`(() => { window.tether.state.sel = [%d, %d]; const b = document.getElementById(%q); b.disabled = false; b.click(); return true; })()`, i, j, kind))
+}
+
+// leaveWarns reports whether the page would ask before being left (its
+// beforeunload handler cancels the event).
+const leaveWarns = `(() => { const e = new Event("beforeunload", { cancelable: true }); window.dispatchEvent(e); return e.defaultPrevented; })()`
+
+// TestSessionGoneInBrowser checks the page's handling of work the
+// server may lose: it asks before being left with constraints not saved
+// (not after "save session"); a constraint the server refuses is not
+// shown as added; when the server has dropped the session, "save
+// session" says so instead of failing silently, and the page offers a
+// new session with its points and constraints, which it creates. The
+// page used to lose the work silently and fail every action.
+func TestSessionGoneInBrowser(t *testing.T) {
+	base := serve(t)
+	ctx, cancel := browser(t)
+	defer cancel()
+	openMoons(t, ctx, base, 300)
+	if evalJS[bool](t, ctx, leaveWarns) {
+		t.Errorf("generated data without constraints: the page asks before being left")
+	}
+	addPair(t, ctx, 0, 299, "ml")
+	waitJS(t, ctx, `document.body.dataset.partitions === "2"`)
+	if !evalJS[bool](t, ctx, leaveWarns) {
+		t.Errorf("a constraint not saved: the page does not ask before being left")
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(`#x-save`)); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, `document.body.dataset.downloads === "1"`)
+	if evalJS[bool](t, ctx, leaveWarns) {
+		t.Errorf("after save session: the page still asks before being left")
+	}
+
+	// A PUT the server refuses (400): the page shows the server's list.
+	evalJS[bool](t, ctx, `(() => { const f = window.fetch; window.fetch = (u, o) => { if (o && o.method === "PUT") { window.fetch = f; return Promise.resolve(new Response('{"error":"refused for the test"}', { status: 400 })); } return f(u, o); }; return true; })()`)
+	addPair(t, ctx, 1, 298, "cl")
+	waitJS(t, ctx, `document.getElementById("status").textContent.includes("refused for the test")`)
+	if got := evalJS[[]int](t, ctx, `[window.tether.state.pairs.length, document.querySelectorAll("#cons li").length]`); got[0] != 1 || got[1] != 1 {
+		t.Errorf("after a refused constraint: page holds %d pairs, lists %d, want 1 (the server's)", got[0], got[1])
+	}
+
+	// The server drops the session.
+	sid := evalJS[string](t, ctx, `window.tether.state.id`)
+	req, _ := http.NewRequest(http.MethodDelete, base+"/api/sessions/"+sid, nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if err := chromedp.Do(ctx, chromedp.Click(`#x-save`)); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, `!document.getElementById("gone").hidden`)
+	if got := evalJS[string](t, ctx, `document.getElementById("status").textContent`); !strings.Contains(got, "no session") {
+		t.Errorf("save session of a dropped session: status %q, want the server's \"no session\"", got)
+	}
+	addPair(t, ctx, 2, 297, "ml")
+	waitJS(t, ctx, `document.getElementById("status").className === "error"`)
+	if err := chromedp.Do(ctx, chromedp.Click(`#restart`), chromedp.WaitVisible(`body[data-partitions="3"]`)); err != nil {
+		t.Fatal(err)
+	}
+	nid := evalJS[string](t, ctx, `window.tether.state.id`)
+	resp, err = http.Get(base + "/api/sessions/" + nid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var info struct {
+		N           int `json:"n"`
+		Constraints int `json:"constraints"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&info); err != nil {
+		t.Fatal(err)
+	}
+	if nid == sid || info.N != 300 || info.Constraints != 2 || !evalJS[bool](t, ctx, `document.getElementById("gone").hidden`) {
+		t.Errorf("after \"start a new session\": session %s (was %s), n %d, %d constraints; want a new session of 300 points and the 2 constraints the page held", nid, sid, info.N, info.Constraints)
+	}
+}

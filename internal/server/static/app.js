@@ -27,7 +27,81 @@ async function api(method, path, body, raw, signal) {
   if (!r.ok) { const err = new Error(v && v.error ? v.error : r.status + " " + text); err.status = r.status; throw err; }
   return v;
 }
-const sapi = (method, path, body, raw, signal) => api(method, "sessions/" + st.id + (path ? "/" + path : ""), body, raw, signal);
+// sapi calls the API of the page's session; when the server says the
+// session is gone (dropped at the cap, idle, deleted), the page offers to
+// start a new one with what it holds (gone).
+async function sapi(method, path, body, raw, signal) {
+  try {
+    return await api(method, "sessions/" + st.id + (path ? "/" + path : ""), body, raw, signal);
+  } catch (e) {
+    if (e.status === 404 && /^no session/.test(e.message)) gone(e.message);
+    throw e;
+  }
+}
+
+// gone shows that the server no longer holds the session, with a button
+// to start a new one with the page's data source and constraints.
+function gone(msg) {
+  $("gone-text").textContent = msg + ".";
+  $("restart").textContent = st.source || st.pairs.length
+    ? "Start a new session with these points" + (st.pairs.length ? " and " + st.pairs.length + " constraints" : "")
+    : "Start a new session";
+  $("gone").hidden = false;
+}
+
+// restart creates a new session, sends it the data the page loaded last
+// (the generator's request, the uploaded file, the loaded session; the
+// server's own data come with the new session) and the constraints the
+// page shows, and re-clusters.
+async function restart() {
+  const pairs = st.pairs, src = st.source;
+  const s = await api("POST", "sessions");
+  st.id = s.id;
+  $("gone").hidden = true;
+  let r = s;
+  if (src && src.kind === "generate") r = await sapi("POST", "data", src.body);
+  else if (src && src.kind === "upload") r = await sapi("POST", "data?" + src.query, src.bytes, true);
+  else if (src && src.kind === "load") r = await sapi("POST", "load", src.text, true);
+  if (pairs.length) await sapi("PUT", "constraints", { pairs });
+  if (src || s.n) await loadPoints();
+  st.unsaved = pairs.length > 0 || (src && src.kind === "upload");
+  return r;
+}
+$("restart").onclick = () => busyDo("starting a new session…", restart);
+
+// The page warns before it is left with work the server would lose with
+// the page's session: constraints or an upload not saved since.
+window.addEventListener("beforeunload", (e) => {
+  if (st.unsaved && (st.pairs.length || (st.source && st.source.kind === "upload"))) { e.preventDefault(); e.returnValue = ""; }
+});
+
+// The downloads are fetched first, so that an error (the session gone)
+// is shown rather than saved as the file; a saved session clears the
+// warning on leaving.
+for (const id of ["x-labels", "x-cons", "x-summary", "x-save"]) {
+  $(id).addEventListener("click", async (e) => {
+    e.preventDefault();
+    const a = $(id);
+    if (!st.id || !a.getAttribute("href")) { status("nothing to download yet: generate or upload data first", "error"); return; }
+    try {
+      const r = await fetch(a.href);
+      if (!r.ok) {
+        const text = await r.text();
+        let msg = r.status + " " + text;
+        try { msg = JSON.parse(text).error || msg; } catch (err) { /* not JSON */ }
+        if (r.status === 404 && /^no session/.test(msg)) gone(msg);
+        throw new Error(msg);
+      }
+      const blob = await r.blob(), m = /filename="?([^";]+)"?/.exec(r.headers.get("Content-Disposition") || "");
+      const url = URL.createObjectURL(blob), tmp = document.createElement("a");
+      tmp.href = url; tmp.download = m ? m[1] : id.slice(2);
+      document.body.appendChild(tmp); tmp.click(); tmp.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10000);
+      if (id === "x-save") st.unsaved = false;
+      document.body.dataset.downloads = (+(document.body.dataset.downloads || 0) + 1).toString();
+    } catch (err) { status(a.textContent + ": " + err.message, "error"); }
+  });
+}
 
 // status shows msg below the figures: kind "error" (a request failed, in
 // red), "warn" (the warnings of the library or of the data) or "" (a
@@ -263,6 +337,7 @@ const sameKey = (p) => Math.min(p.i, p.j) + "," + Math.max(p.i, p.j);
 // re-clusters.
 async function change(next) {
   st.undo.push(st.pairs); st.redo = [];
+  st.unsaved = true;
   await setPairs(next);
 }
 
@@ -283,11 +358,16 @@ async function setPairs(next) {
     do {
       st.dirty = false;
       const r = await sapi("PUT", "constraints", { pairs: st.pairs });
+      st.stored = r.pairs;
       if (!st.dirty) { st.pairs = r.pairs; renderPairs(); }
     } while (st.dirty);
     st.syncing = false;
     await recluster();
-  } catch (e) { status(e.message, "error"); }
+  } catch (e) {
+    // The server kept its list: show that one, not the refused change.
+    status("constraints not stored: " + e.message, "error");
+    if (st.stored && $("gone").hidden) { st.pairs = st.stored; st.undo.pop(); renderPairs(); }
+  }
   st.syncing = false;
 }
 
@@ -497,7 +577,7 @@ async function loadPoints(last) {
   st.labels = null; st.shown = null; st.sel = []; st.group = null; st.groups = []; st.undo = []; st.redo = [];
   st.zoom = 1; st.panX = st.panY = 0;
   const c = await sapi("GET", "constraints");
-  st.pairs = c.pairs;
+  st.pairs = c.pairs; st.stored = c.pairs;
   computeBounds(); buildGrid(); renderPairs(); renderGroups();
   $("help").textContent = p.name + " · " + p.n + " points · view: " + p.view + " · click two points: must-link/cannot-link · shift-drag: lasso · wheel: zoom · drag: pan";
   for (const [id, path] of [["x-labels", "export/labels"], ["x-cons", "export/constraints"], ["x-summary", "export/summary"], ["x-save", "save"]])
@@ -554,7 +634,9 @@ $("gen-load").onclick = () => busyDo("generating…", async () => {
   if (g && "n" in g.defaults) params.n = +$("gen-n").value;
   const options = weightOptions();
   if (options.self_loops !== undefined) options.self_loops = +options.self_loops;
-  const r = await sapi("POST", "data", { generate: { name: $("gen").value, seed: +$("gen-seed").value, params }, options });
+  const body = { generate: { name: $("gen").value, seed: +$("gen-seed").value, params }, options };
+  const r = await sapi("POST", "data", body);
+  st.source = { kind: "generate", body }; st.unsaved = false;
   await loadPoints();
   return r;
 });
@@ -565,7 +647,9 @@ $("upload").onchange = (e) => busyDo("reading…", async () => {
   if ($("upload-kind").value) q.set("kind", $("upload-kind").value);
   if ($("upload-scale").value) q.set("scale", $("upload-scale").value);
   for (const [k, v] of Object.entries(weightOptions())) q.set(k, String(v));
-  const r = await sapi("POST", "data?" + q, await f.arrayBuffer(), true);
+  const bytes = await f.arrayBuffer();
+  const r = await sapi("POST", "data?" + q, bytes, true);
+  st.source = { kind: "upload", query: q.toString(), bytes }; st.unsaved = true;
   await loadPoints();
   return r;
 });
@@ -573,6 +657,7 @@ $("load").onchange = (e) => busyDo("loading session…", async () => {
   const f = e.target.files[0]; if (!f) return;
   const text = await f.text();
   const r = await sapi("POST", "load", text, true);
+  st.source = { kind: "load", text }; st.unsaved = false;
   let doc = {};
   try { doc = JSON.parse(text) || {}; } catch (err) { /* the server read it: nothing to show */ }
   showOptions(doc.source && doc.source.options);
