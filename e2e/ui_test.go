@@ -290,3 +290,30 @@ func TestSessionGoneInBrowser(t *testing.T) {
 		t.Errorf("after \"start a new session\": session %s (was %s), n %d, %d constraints; want a new session of 300 points and the 2 constraints the page held", nid, sid, info.N, info.Constraints)
 	}
 }
+
+// TestKnobsShownInBrowser checks that the page shows the knobs its
+// partition ran with, fgpwc's M included (the server's 2k for k = 2, 4;
+// tether cluster picks M itself, so without it the CLI's partition
+// differed: QA, moons n 900), with the tether cluster line that
+// reproduces it, and that the summary download records M.
+func TestKnobsShownInBrowser(t *testing.T) {
+	base := serve(t)
+	ctx, cancel := browser(t)
+	defer cancel()
+	openMoons(t, ctx, base, 300)
+	got := evalJS[[]string](t, ctx, `[document.getElementById("result-of").textContent, document.getElementById("repro").textContent]`)
+	if !strings.Contains(got[0], "fgpwc · k 2 · M=4") || !strings.Contains(got[1], "tether cluster <data> -method fgpwc -k 2 -seed 1 -set M=4") {
+		t.Errorf("result %q, CLI line %q: want fgpwc · k 2 · M=4 and its tether cluster line", got[0], got[1])
+	}
+	var sum struct {
+		Request struct {
+			Knobs map[string]string `json:"knobs"`
+		} `json:"request"`
+	}
+	if err := json.Unmarshal([]byte(evalJS[string](t, ctx, `fetch(document.getElementById("x-summary").href).then(r => r.text())`)), &sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum.Request.Knobs["M"] != "4" {
+		t.Errorf("summary's request knobs %v, want M = 4", sum.Request.Knobs)
+	}
+}

@@ -455,7 +455,7 @@ function restoreRequest(req, source) {
   $("k").value = req.k ? String(req.k) : "";
   const knobs = Object.assign({}, req.knobs);
   for (const inp of $("knobs").querySelectorAll("input")) inp.value = knobs[inp.dataset.knob] !== undefined ? knobs[inp.dataset.knob] : "";
-  st.loaded = { method, knobs, seed: req.seed, regularize: req.regularize, disconnected: req.disconnected };
+  st.loaded = { method, k: req.k || 0, knobs, seed: req.seed, regularize: req.regularize, disconnected: req.disconnected };
 }
 
 // describe names a cluster request or reply as the result panel shows
@@ -514,7 +514,7 @@ async function recluster() {
   try {
     const r = await sapi("POST", "cluster", req, false, ctrl.signal);
     if (st.ctrl !== ctrl) return;
-    showReply(r, req.knobs, (performance.now() - t0).toFixed(0) + " ms total");
+    showReply(r, req.knobs, (performance.now() - t0).toFixed(0) + " ms total", req.k);
   } catch (e) {
     if (st.ctrl !== ctrl) return; // superseded: the newer request reports
     if (e.name === "AbortError") {
@@ -531,9 +531,12 @@ async function recluster() {
 // showReply shows the partition r (a cluster reply) as current: its
 // labels, figures, the method, k and knobs it ran with (r.knobs, else
 // knobs, those sent), its warnings and notes.
-function showReply(r, knobs, total) {
+function showReply(r, knobs, total, k) {
   st.labels = r.labels; st.last = r;
   st.shown = describe(r.method, r.k, r.knobs || knobs);
+  const set = Object.entries(r.knobs || knobs || {}).sort(([a], [b]) => a < b ? -1 : 1).map(([n, v]) => " -set " + n + "=" + v).join("");
+  $("repro").textContent = "CLI: tether cluster <data> -method " + r.method + " -k " + (k !== undefined ? k : r.k) + " -seed " + (st.loaded && st.loaded.seed !== undefined ? st.loaded.seed : 1) + set +
+    (r.constraints[0] + r.constraints[1] ? " -constraints constraints.csv" : "");
   const f = r.figures || {};
   $("ari").textContent = f.ARI !== undefined ? f.ARI.toFixed(4) : "–";
   $("nmi").textContent = f.NMI !== undefined ? f.NMI.toFixed(4) : "–";
@@ -582,7 +585,7 @@ async function loadPoints(last) {
   $("help").textContent = p.name + " · " + p.n + " points · view: " + p.view + " · click two points: must-link/cannot-link · shift-drag: lasso · wheel: zoom · drag: pan";
   for (const [id, path] of [["x-labels", "export/labels"], ["x-cons", "export/constraints"], ["x-summary", "export/summary"], ["x-save", "save"]])
     $(id).href = "/api/sessions/" + st.id + "/" + path;
-  if (last) showReply(last, {}); else await recluster();
+  if (last) showReply(last, {}, "", st.loaded ? st.loaded.k : undefined); else await recluster();
 }
 
 // busyDo shows msg while f runs, then the warnings of the data reply f
