@@ -317,3 +317,28 @@ func TestKnobsShownInBrowser(t *testing.T) {
 		t.Errorf("summary's request knobs %v, want M = 4", sum.Request.Knobs)
 	}
 }
+
+// TestLabelMethodsDisabledInBrowser checks that the methods of partial
+// labels alone, which the API cannot give (they always failed from the
+// page with "needs partial labels"), are greyed out in the list with a
+// title saying why, and the others are not.
+func TestLabelMethodsDisabledInBrowser(t *testing.T) {
+	base := serve(t)
+	ctx, cancel := browser(t)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`body[data-ready="1"]`)); err != nil {
+		t.Fatal(err)
+	}
+	got := evalJS[[]string](t, ctx, `[...document.getElementById("method").options].filter(o => o.disabled).map(o => o.value + ": " + o.title)`)
+	var names []string
+	for _, g := range got {
+		name, title, _ := strings.Cut(g, ": ")
+		names = append(names, name)
+		if !strings.Contains(title, "needs partial labels") {
+			t.Errorf("%s is greyed out with the title %q: want it to say it needs partial labels", name, title)
+		}
+	}
+	if want := []string{"labelprop", "mavro", "mavro-k", "noa-ssc"}; !slices.Equal(names, want) {
+		t.Errorf("greyed out: %q, want %q", names, want)
+	}
+}

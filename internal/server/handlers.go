@@ -532,11 +532,16 @@ func readBody(r *http.Request) ([]byte, error) {
 
 // methodInfo describes a method for the page's picker.
 type methodInfo struct {
-	Name    string         `json:"name"`
-	Summary string         `json:"summary"`
-	Source  string         `json:"source"`
-	Fast    bool           `json:"fast"` // re-clusters with the reused basis
-	Knobs   []cluster.Knob `json:"knobs"`
+	Name    string `json:"name"`
+	Summary string `json:"summary"`
+	Source  string `json:"source"`
+	Fast    bool   `json:"fast"` // re-clusters with the reused basis
+	// Supervision is the side information the method reads
+	// (cluster.Supervision): "none", "pairs", "labels" or "labels|pairs".
+	// The API gives pairs only, so a method of "labels" alone fails here
+	// ("needs partial labels"): the page greys it out.
+	Supervision string         `json:"supervision"`
+	Knobs       []cluster.Knob `json:"knobs"`
 }
 
 func (s *Server) handleMethods(w http.ResponseWriter, r *http.Request) {
@@ -547,7 +552,7 @@ func (s *Server) handleMethods(w http.ResponseWriter, r *http.Request) {
 			continue
 		}
 		_, fast := fgpwcOf(m)
-		out = append(out, methodInfo{Name: info.Name, Summary: info.Summary, Source: info.Source, Fast: fast, Knobs: cluster.Knobs(m)})
+		out = append(out, methodInfo{Name: info.Name, Summary: info.Summary, Source: info.Source, Fast: fast, Supervision: m.Uses().Supervision.String(), Knobs: cluster.Knobs(m)})
 	}
 	s.writeJSON(w, http.StatusOK, out)
 }

@@ -697,7 +697,18 @@ async function start() {
   window.addEventListener("resize", resize);
   const [methods, gens] = await Promise.all([api("GET", "methods"), api("GET", "generators")]);
   st.methods = methods; st.gens = gens;
-  for (const m of methods) $("method").add(new Option(m.name + (m.fast ? " (fast)" : ""), m.name, m.name === "fgpwc", m.name === "fgpwc"));
+  for (const m of methods) {
+    const o = new Option(m.name + (m.fast ? " (fast)" : ""), m.name, m.name === "fgpwc", m.name === "fgpwc");
+    o.title = m.summary || "";
+    // The API gives pairs only: a method of partial labels alone would
+    // fail with "needs partial labels" (tether cluster -partial-labels
+    // runs it).
+    if (m.supervision === "labels") {
+      o.disabled = true; o.text += " (needs partial labels)";
+      o.title = m.name + " needs partial labels, which the page cannot give (it sends must-links and cannot-links; the lasso's \"This label\" makes pairs): run it with tether cluster -partial-labels";
+    }
+    $("method").add(o);
+  }
   for (const g of gens) $("gen").add(new Option(g.name, g.name, g.name === "moons", g.name === "moons"));
   renderKnobs(); renderGroups();
   const s = await api("POST", "sessions");
