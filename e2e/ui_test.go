@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/tether-sc/tether/internal/server"
 )
 
 // evalJS evaluates expr in the page (awaiting a promise) and returns its
@@ -340,5 +342,58 @@ func TestLabelMethodsDisabledInBrowser(t *testing.T) {
 	}
 	if want := []string{"labelprop", "mavro", "mavro-k", "noa-ssc"}; !slices.Equal(names, want) {
 		t.Errorf("greyed out: %q, want %q", names, want)
+	}
+}
+
+// TestUploadTooLargeInBrowser starts a server whose upload limit is 1000
+// bytes and chooses a 2000-byte file: the page refuses it before sending
+// it (an oversized upload, 69 MB, was sent in full, 38 s, before the
+// server's refusal), saying the limit, which it also shows beside the
+// file box.
+func TestUploadTooLargeInBrowser(t *testing.T) {
+	base := serveConfig(t, server.Config{MaxUpload: 1000})
+	file := t.TempDir() + "/big.csv"
+	if err := os.WriteFile(file, []byte("x,y\n"+strings.Repeat("1.25,2.5\n", 222)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := browser(t)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`body[data-ready="1"]`)); err != nil {
+		t.Fatal(err)
+	}
+	evalJS[bool](t, ctx, `(() => {
+		const c = window.sent = { n: 0 }, f = window.fetch, send = XMLHttpRequest.prototype.send;
+		window.fetch = (u, o) => { if (String(u).includes("/data")) c.n++; return f(u, o); };
+		XMLHttpRequest.prototype.send = function (b) { c.n++; return send.call(this, b); };
+		return true;
+	})()`)
+	if err := chromedp.Do(ctx, chromedp.SetUploadFiles(`#upload`, []string{file})); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, `document.getElementById("status").className === "error"`)
+	got := evalJS[[]string](t, ctx, `[document.getElementById("status").textContent, String(window.sent.n), document.getElementById("upload-limit").textContent]`)
+	if !strings.Contains(got[0], "more than this server's upload limit of 1000 bytes") || got[1] != "0" || got[2] != "≤ 1000 bytes" {
+		t.Errorf("status %q, %s requests sent, limit shown %q: want the limit in the status, nothing sent, the limit beside the box", got[0], got[1], got[2])
+	}
+}
+
+// TestUploadSameFileTwiceInBrowser checks that the file box is emptied
+// after an upload, so that choosing the same file again uploads it
+// again (it did nothing: the box's value had not changed).
+func TestUploadSameFileTwiceInBrowser(t *testing.T) {
+	base := serve(t)
+	file := t.TempDir() + "/pts.csv"
+	if err := os.WriteFile(file, []byte("x,y\n0,0\n0,1\n1,0\n5,5\n5,6\n6,5\n0.5,0.5\n5.5,5.5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := browser(t)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`body[data-ready="1"]`),
+		chromedp.SetUploadFiles(`#upload`, []string{file}), chromedp.WaitVisible(`body[data-partitions="1"]`)); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, `!window.tether.state.busy && !document.getElementById("status").textContent.startsWith("reading")`)
+	if v := evalJS[string](t, ctx, `document.getElementById("upload").value`); v != "" {
+		t.Errorf("after an upload the file box holds %q: choosing the same file again would do nothing", v)
 	}
 }

@@ -667,7 +667,13 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	created = true
-	s.writeJSON(w, http.StatusCreated, ss.info())
+	// The upload limit besides the info: the page checks a file's size
+	// before it sends it (an oversized file was sent in full, 38 s for
+	// 69 MB, to be refused).
+	s.writeJSON(w, http.StatusCreated, struct {
+		sessionInfo
+		MaxUpload int64 `json:"max_upload"`
+	}{ss.info(), s.cfg.MaxUpload})
 }
 
 func (s *Server) handleInfo(w http.ResponseWriter, r *http.Request, ss *sessionView) {

@@ -645,19 +645,22 @@ $("gen-load").onclick = () => busyDo("generating…", async () => {
 });
 $("upload").onchange = (e) => busyDo("reading…", async () => {
   const f = e.target.files[0]; if (!f) return;
+  e.target.value = ""; // the same file chosen again is a change
   st.loaded = null;
   const q = new URLSearchParams({ name: f.name });
   if ($("upload-kind").value) q.set("kind", $("upload-kind").value);
   if ($("upload-scale").value) q.set("scale", $("upload-scale").value);
   for (const [k, v] of Object.entries(weightOptions())) q.set(k, String(v));
+  if (f.size > st.maxUpload) throw new Error(f.name + " is " + mib(f.size) + ", more than this server's upload limit of " + mib(st.maxUpload) + ": not sent");
   const bytes = await f.arrayBuffer();
-  const r = await sapi("POST", "data?" + q, bytes, true);
+  const r = await upload("data?" + q, bytes, f.name);
   st.source = { kind: "upload", query: q.toString(), bytes }; st.unsaved = true;
   await loadPoints();
   return r;
 });
 $("load").onchange = (e) => busyDo("loading session…", async () => {
   const f = e.target.files[0]; if (!f) return;
+  e.target.value = "";
   const text = await f.text();
   const r = await sapi("POST", "load", text, true);
   st.source = { kind: "load", text }; st.unsaved = false;
@@ -668,6 +671,32 @@ $("load").onchange = (e) => busyDo("loading session…", async () => {
   await loadPoints(r && r.last);
   return r;
 });
+
+// mib formats a byte count in MiB.
+const mib = (b) => b < 1048576 ? b + " bytes" : (b / 1048576).toFixed(b < 10485760 ? 1 : 0) + " MiB";
+
+// upload sends bytes to the session's path as an upload, showing in the
+// status how much is sent (fetch gives no upload progress), and returns
+// the reply's JSON; errors as sapi's.
+function upload(path, bytes, name) {
+  return new Promise((resolve, reject) => {
+    const x = new XMLHttpRequest();
+    x.open("POST", "/api/sessions/" + st.id + "/" + path);
+    x.upload.onprogress = (e) => { if (e.lengthComputable && e.total > 1048576) status("sending " + name + ": " + mib(e.loaded) + " of " + mib(e.total) + "…"); };
+    x.upload.onload = () => status("reading " + name + "…");
+    x.onerror = () => reject(new Error("sending " + name + " failed: the server is not reachable"));
+    x.onload = () => {
+      let v = null;
+      try { v = x.responseText ? JSON.parse(x.responseText) : null; } catch (e) { v = x.responseText; }
+      if (x.status >= 200 && x.status < 300) { resolve(v); return; }
+      const err = new Error(v && v.error ? v.error : x.status + " " + x.responseText);
+      err.status = x.status;
+      if (x.status === 404 && /^no session/.test(err.message)) gone(err.message);
+      reject(err);
+    };
+    x.send(bytes);
+  });
+}
 
 // ---- Ask me -------------------------------------------------------------------
 
@@ -696,7 +725,7 @@ $("ask").onclick = async () => {
 async function start() {
   window.addEventListener("resize", resize);
   const [methods, gens] = await Promise.all([api("GET", "methods"), api("GET", "generators")]);
-  st.methods = methods; st.gens = gens;
+  st.methods = methods; st.gens = gens; st.maxUpload = 64 << 20;
   for (const m of methods) {
     const o = new Option(m.name + (m.fast ? " (fast)" : ""), m.name, m.name === "fgpwc", m.name === "fgpwc");
     o.title = m.summary || "";
@@ -713,6 +742,9 @@ async function start() {
   renderKnobs(); renderGroups();
   const s = await api("POST", "sessions");
   st.id = s.id;
+  if (s.max_upload) st.maxUpload = s.max_upload;
+  $("upload").title = "CSV, TSV, ARFF, edge list, .mtx, .gml; at most " + mib(st.maxUpload);
+  $("upload-limit").textContent = "≤ " + mib(st.maxUpload);
   resize();
   // The server's own data (tether serve -input, -graph-file, -gen): the
   // warnings and notes of loading it, printed on its standard error, are
