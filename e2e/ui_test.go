@@ -397,3 +397,32 @@ func TestUploadSameFileTwiceInBrowser(t *testing.T) {
 		t.Errorf("after an upload the file box holds %q: choosing the same file again would do nothing", v)
 	}
 }
+
+// TestKBoxInBrowser checks the k box: a change re-clusters with the new
+// k (it did nothing until Cluster was clicked), its placeholder says an
+// empty box means auto, and k = 2.5 is refused on the page with a plain
+// message, nothing sent (the page showed a raw Go JSON error).
+func TestKBoxInBrowser(t *testing.T) {
+	base := serve(t)
+	ctx, cancel := browser(t)
+	defer cancel()
+	openMoons(t, ctx, base, 300)
+	setK := func(v string) {
+		evalJS[bool](t, ctx, fmt.Sprintf(`(() => { const k = document.getElementById("k"); k.value = %q; k.dispatchEvent(new Event("change")); return true; })()`, v))
+	}
+	setK("3")
+	waitJS(t, ctx, `document.body.dataset.partitions === "2"`)
+	if got := evalJS[[]int](t, ctx, `window.tether.state.last.sizes`); len(got) != 3 {
+		t.Errorf("after k = 3: %d clusters, want 3", len(got))
+	}
+	if p := evalJS[string](t, ctx, `document.getElementById("k").placeholder`); p != "auto" {
+		t.Errorf("k's placeholder %q, want auto", p)
+	}
+	evalJS[bool](t, ctx, `(() => { const f = window.fetch; window.clusters = 0; window.fetch = (u, o) => { if (String(u).endsWith("/cluster")) window.clusters++; return f(u, o); }; return true; })()`)
+	setK("2.5")
+	waitJS(t, ctx, `document.getElementById("status").className === "error"`)
+	got := evalJS[[]string](t, ctx, `[document.getElementById("status").textContent, String(window.clusters)]`)
+	if !strings.Contains(got[0], "k must be a whole number") || strings.Contains(got[0], "json") || got[1] != "0" {
+		t.Errorf("k = 2.5: status %q, %s cluster requests: want a plain message and none sent", got[0], got[1])
+	}
+}

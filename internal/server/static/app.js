@@ -431,7 +431,14 @@ function request() {
     if (inp.value.trim() !== "") knobs[inp.dataset.knob] = inp.value.trim();
     else delete knobs[inp.dataset.knob];
   }
-  const req = { method, k: +$("k").value || 0, seed: 1, knobs };
+  const kText = $("k").value.trim();
+  $("k").removeAttribute("aria-invalid");
+  if ((kText !== "" && !/^\d+$/.test(kText)) || $("k").validity.badInput) {
+    $("k").setAttribute("aria-invalid", "true");
+    status("k must be a whole number of clusters (1, 2, 3, …), or empty for auto (estimated by the methods that can); not " + JSON.stringify($("k").value), "error");
+    return null;
+  }
+  const req = { method, k: +kText || 0, seed: 1, knobs };
   if (x) for (const f of ["seed", "regularize", "disconnected"]) if (x[f] !== undefined) req[f] = x[f];
   return req;
 }
@@ -551,6 +558,7 @@ function showReply(r, knobs, total, k) {
 }
 $("cancel").onclick = () => { if (st.ctrl) st.ctrl.abort(); };
 $("recluster").onclick = () => recluster();
+$("k").onchange = () => recluster();
 $("method").onchange = () => { renderKnobs(); recluster(); };
 
 // The main knobs of each method shown in the bar (all others through the
