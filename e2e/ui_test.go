@@ -426,3 +426,31 @@ func TestKBoxInBrowser(t *testing.T) {
 		t.Errorf("k = 2.5: status %q, %s cluster requests: want a plain message and none sent", got[0], got[1])
 	}
 }
+
+// TestFirstContactInBrowser checks the page before any data: it says to
+// generate or upload data, and so do Cluster and "Suggest pairs" (the
+// first did nothing, the second left "cluster first" after the data
+// loaded); once data are loaded the hints are gone.
+func TestFirstContactInBrowser(t *testing.T) {
+	base := serve(t)
+	ctx, cancel := browser(t)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`body[data-ready="1"]`), chromedp.Click(`#recluster`), chromedp.Click(`#ask`)); err != nil {
+		t.Fatal(err)
+	}
+	const start = "Generate or upload data to start"
+	got := evalJS[[]string](t, ctx, `[document.getElementById("empty").hidden ? "" : document.getElementById("empty").textContent, document.getElementById("status").textContent, document.getElementById("questions").textContent]`)
+	for k, name := range []string{"plot", "status after Cluster", "questions after Suggest pairs"} {
+		if !strings.Contains(got[k], start) {
+			t.Errorf("no data: %s %q, want %q", name, got[k], start)
+		}
+	}
+	if err := chromedp.Do(ctx, chromedp.SetValue(`#gen-n`, "300"), chromedp.Click(`#gen-load`), chromedp.WaitVisible(`body[data-partitions="1"]`)); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, `!document.getElementById("status").textContent.startsWith("generating")`)
+	got = evalJS[[]string](t, ctx, `[String(document.getElementById("empty").hidden), document.getElementById("status").textContent, document.getElementById("questions").textContent]`)
+	if got[0] != "true" || strings.Contains(got[1], start) || got[2] != "" {
+		t.Errorf("after data loaded: start hint hidden %s, status %q, questions %q: want the hints gone", got[0], got[1], got[2])
+	}
+}

@@ -465,6 +465,8 @@ function restoreRequest(req, source) {
   st.loaded = { method, k: req.k || 0, knobs, seed: req.seed, regularize: req.regularize, disconnected: req.disconnected };
 }
 
+const startHint = "Generate or upload data to start: Generate (a generated data set) or a file in the bar above.";
+
 // describe names a cluster request or reply as the result panel shows
 // it: the method, k ("auto" for 0) and the knobs it ran with.
 function describe(method, k, knobs) {
@@ -509,7 +511,7 @@ function supersede() {
 // recluster asks for a new partition; a request made while one runs
 // aborts that one (the server stops its work) and takes its place.
 async function recluster() {
-  if (!st.id || !st.n) return;
+  if (!st.id || !st.n) { status(startHint); return; }
   const req = request();
   if (!req) return;
   supersede();
@@ -590,6 +592,10 @@ async function loadPoints(last) {
   const c = await sapi("GET", "constraints");
   st.pairs = c.pairs; st.stored = c.pairs;
   computeBounds(); buildGrid(); renderPairs(); renderGroups();
+  $("empty").hidden = st.n > 0;
+  // The hints of the data before are stale.
+  $("questions").textContent = ""; $("pair").textContent = "click two points"; lassoDone();
+  $("ml").disabled = $("cl").disabled = true;
   $("help").textContent = p.name + " · " + p.n + " points · view: " + p.view + " · click two points: must-link/cannot-link · shift-drag: lasso · wheel: zoom · drag: pan";
   for (const [id, path] of [["x-labels", "export/labels"], ["x-cons", "export/constraints"], ["x-summary", "export/summary"], ["x-save", "save"]])
     $(id).href = "/api/sessions/" + st.id + "/" + path;
@@ -710,6 +716,7 @@ function upload(path, bytes, name) {
 
 $("ask").onclick = async () => {
   const ol = $("questions"); ol.textContent = "";
+  if (!st.n) { ol.textContent = startHint; return; }
   try {
     const r = await sapi("POST", "suggest", { count: 5, seed: st.pairs.length });
     for (const q of r.questions) {
