@@ -671,8 +671,10 @@ func TestInitialMessagesInBrowser(t *testing.T) {
 	if partitions != "1" || !strings.Contains(status, warning) || strings.Contains(status, d.Notes[0]) || !strings.Contains(notes, d.Notes[0]) || strings.Contains(notes, warning) {
 		t.Errorf("partitions %q, status %q, notes %q: want one partition, the warning %q in the status and the note %q in the notes", partitions, status, notes, warning, d.Notes[0])
 	}
-	// The styles of style.css: warnings red, notes grey.
-	if got[3] != "rgb(170, 0, 0)" || got[4] != "rgb(119, 119, 119)" {
-		t.Errorf("status colour %s, notes colour %s: want the warning style rgb(170, 0, 0) and the grey rgb(119, 119, 119)", got[3], got[4])
+	// The styles of style.css: warnings brown, not the red of errors
+	// (the routine "no constraints" warning was shown in error red on
+	// every load), notes grey of contrast 7:1.
+	if got[3] != "rgb(107, 69, 0)" || got[4] != "rgb(89, 89, 89)" {
+		t.Errorf("status colour %s, notes colour %s: want the warning style rgb(107, 69, 0), not the errors' red, and the grey rgb(89, 89, 89)", got[3], got[4])
 	}
 }
