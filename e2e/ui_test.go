@@ -454,3 +454,23 @@ func TestFirstContactInBrowser(t *testing.T) {
 		t.Errorf("after data loaded: start hint hidden %s, status %q, questions %q: want the hints gone", got[0], got[1], got[2])
 	}
 }
+
+// TestFaviconInBrowser checks that the page names an icon the server
+// serves (every load logged a 404 for /favicon.ico in the console).
+func TestFaviconInBrowser(t *testing.T) {
+	base := serve(t)
+	ctx, cancel := browser(t)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`body[data-ready="1"]`)); err != nil {
+		t.Fatal(err)
+	}
+	got := evalJS[[]string](t, ctx, `(async () => {
+		const l = document.querySelector('link[rel="icon"]');
+		if (!l) return ["no icon link", ""];
+		const r = await fetch(l.href);
+		return [String(r.status), r.headers.get("Content-Type") || ""];
+	})()`)
+	if got[0] != "200" || !strings.HasPrefix(got[1], "image/") {
+		t.Errorf("the page's icon: %s, %s; want 200 and an image", got[0], got[1])
+	}
+}
