@@ -474,3 +474,23 @@ func TestFaviconInBrowser(t *testing.T) {
 		t.Errorf("the page's icon: %s, %s; want 200 and an image", got[0], got[1])
 	}
 }
+
+// TestPhoneWidthInBrowser loads data at a phone's width, 375 px: the
+// page does not scroll sideways and the plot takes the width, the panel
+// under it (the panel stayed 300 px wide beside a 75 px plot).
+func TestPhoneWidthInBrowser(t *testing.T) {
+	base := serve(t)
+	ctx, cancel := browser(t)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(375, 740)); err != nil {
+		t.Fatal(err)
+	}
+	openMoons(t, ctx, base, 300)
+	got := evalJS[[]float64](t, ctx, `(() => {
+		const p = document.getElementById("plot").getBoundingClientRect(), a = document.querySelector("aside").getBoundingClientRect();
+		return [document.documentElement.scrollWidth, p.width, p.height, a.top - p.bottom, a.width];
+	})()`)
+	if got[0] > 375 || got[1] < 330 || got[2] < 250 || got[3] < 0 || got[4] < 330 {
+		t.Errorf("at 375 px: page %v px wide, plot %v×%v, panel %v px below the plot and %v px wide; want no sideways scroll, the plot and the panel under it full width", got[0], got[1], got[2], got[3], got[4])
+	}
+}
