@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"os"
 	"slices"
@@ -492,5 +493,70 @@ func TestPhoneWidthInBrowser(t *testing.T) {
 	})()`)
 	if got[0] > 375 || got[1] < 330 || got[2] < 250 || got[3] < 0 || got[4] < 330 {
 		t.Errorf("at 375 px: page %v px wide, plot %v×%v, panel %v px below the plot and %v px wide; want no sideways scroll, the plot and the panel under it full width", got[0], got[1], got[2], got[3], got[4])
+	}
+}
+
+// contrast returns the WCAG contrast ratio of two "rgb(r, g, b)" colours.
+func contrast(t *testing.T, a, b string) float64 {
+	t.Helper()
+	lum := func(c string) float64 {
+		var r, g, bl float64
+		if _, err := fmt.Sscanf(strings.Replace(c, "rgba", "rgb", 1), "rgb(%f, %f, %f", &r, &g, &bl); err != nil {
+			t.Fatalf("colour %q: %v", c, err)
+		}
+		lin := func(v float64) float64 {
+			v /= 255
+			if v <= 0.03928 {
+				return v / 12.92
+			}
+			return math.Pow((v+0.055)/1.055, 2.4)
+		}
+		return 0.2126*lin(r) + 0.7152*lin(g) + 0.0722*lin(bl)
+	}
+	la, lb := lum(a), lum(b)
+	return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+}
+
+// TestAccessibilityInBrowser checks what QA found missing for a person
+// with a screen reader or low vision: every select has a label; a
+// constraint's delete button says which pair; the canvas has a name and
+// a description; the help and the notes have a contrast of 4.5:1 at
+// least on white; the knob boxes do not run into the next knob's name.
+func TestAccessibilityInBrowser(t *testing.T) {
+	base := serve(t)
+	ctx, cancel := browser(t)
+	defer cancel()
+	openMoons(t, ctx, base, 300)
+	addPair(t, ctx, 0, 299, "ml")
+	waitJS(t, ctx, `document.body.dataset.partitions === "2"`)
+	unlabelled := evalJS[[]string](t, ctx, `[...document.querySelectorAll("select")].filter(s => !s.labels.length || ![...s.labels].some(l => l.textContent.trim())).map(s => s.id)`)
+	if len(unlabelled) > 0 {
+		t.Errorf("selects without a label: %q", unlabelled)
+	}
+	got := evalJS[[]string](t, ctx, `[document.querySelector("#cons li button").getAttribute("aria-label") || "", document.getElementById("plot").getAttribute("role") || "",
+		document.getElementById("plot").getAttribute("aria-label") || "", document.getElementById("plot").getAttribute("aria-describedby") || "",
+		getComputedStyle(document.getElementById("help")).color, getComputedStyle(document.getElementById("notes")).color]`)
+	if got[0] != "delete must-link pair 0–299" {
+		t.Errorf("the constraint's delete button is named %q, want \"delete must-link pair 0–299\"", got[0])
+	}
+	if got[1] != "img" || !strings.Contains(got[2], "300 points") || got[3] != "help" {
+		t.Errorf("canvas role %q, name %q, described by %q: want img, a name giving the 300 points, the help", got[1], got[2], got[3])
+	}
+	for k, name := range []string{"help", "notes"} {
+		if c := contrast(t, got[4+k], "rgb(255, 255, 255)"); c < 4.5 {
+			t.Errorf("%s colour %s: contrast %.2f on white, want ≥ 4.5", name, got[4+k], c)
+		}
+	}
+	gaps := evalJS[[]float64](t, ctx, `(() => { const ls = [...document.querySelectorAll("#knobs label")], g = [];
+		for (let i = 1; i < ls.length; i++) if (ls[i].getBoundingClientRect().top === ls[i - 1].getBoundingClientRect().top) g.push(ls[i].getBoundingClientRect().left - ls[i - 1].querySelector("input").getBoundingClientRect().right);
+		return g; })()`)
+	if len(gaps) == 0 {
+		t.Fatal("no knob boxes side by side to measure")
+	}
+	for _, g := range gaps {
+		if g < 4 {
+			t.Errorf("a knob's name starts %.1f px after the box before it, want ≥ 4 (gaps %v)", g, gaps)
+			break
+		}
 	}
 }

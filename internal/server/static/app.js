@@ -385,6 +385,7 @@ function renderPairs() {
     const li = document.createElement("li");
     li.innerHTML = '<span class="' + p.kind + '">' + p.kind + "</span> " + p.i + " – " + p.j + " ";
     const b = document.createElement("button"); b.textContent = "delete";
+    b.setAttribute("aria-label", "delete " + (p.kind === "ml" ? "must-link" : "cannot-link") + " pair " + p.i + "–" + p.j);
     b.onclick = () => change(st.pairs.filter((q) => q !== p));
     li.appendChild(b); ol.appendChild(li);
   });
@@ -596,6 +597,7 @@ async function loadPoints(last) {
   // The hints of the data before are stale.
   $("questions").textContent = ""; $("pair").textContent = "click two points"; lassoDone();
   $("ml").disabled = $("cl").disabled = true;
+  canvas.setAttribute("aria-label", "scatter plot of " + p.n + " points of " + p.name + ", coloured by cluster");
   $("help").textContent = p.name + " · " + p.n + " points · view: " + p.view + " · click two points: must-link/cannot-link · shift-drag: lasso · wheel: zoom · drag: pan";
   for (const [id, path] of [["x-labels", "export/labels"], ["x-cons", "export/constraints"], ["x-summary", "export/summary"], ["x-save", "save"]])
     $(id).href = "/api/sessions/" + st.id + "/" + path;
@@ -725,6 +727,7 @@ $("ask").onclick = async () => {
       li.title = q.why;
       for (const kind of ["ml", "cl"]) {
         const b = document.createElement("button"); b.textContent = kind === "ml" ? "together" : "apart";
+        b.setAttribute("aria-label", "nodes " + q.i + " and " + q.j + " " + b.textContent);
         b.onclick = () => { li.remove(); addPairs([{ i: q.i, j: q.j, kind }]); };
         li.appendChild(b);
       }
