@@ -699,7 +699,7 @@ function upload(path, bytes, name) {
     const x = new XMLHttpRequest();
     x.open("POST", "/api/sessions/" + st.id + "/" + path);
     x.upload.onprogress = (e) => { if (e.lengthComputable && e.total > 1048576) status("sending " + name + ": " + mib(e.loaded) + " of " + mib(e.total) + "…"); };
-    x.upload.onload = () => status("reading " + name + "…");
+    x.upload.onload = () => status("reading…"); // busyDo's message: the server reads it now
     x.onerror = () => reject(new Error("sending " + name + " failed: the server is not reachable"));
     x.onload = () => {
       let v = null;
