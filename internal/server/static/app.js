@@ -366,7 +366,7 @@ async function setPairs(next) {
   } catch (e) {
     // The server kept its list: show that one, not the refused change.
     status("constraints not stored: " + e.message, "error");
-    if (st.stored && $("gone").hidden) { st.pairs = st.stored; st.undo.pop(); renderPairs(); }
+    if (st.stored && $("gone").hidden) { st.pairs = st.stored; renderPairs(); }
   }
   st.syncing = false;
 }
