@@ -101,9 +101,13 @@ func TestLongRunInBrowser(t *testing.T) {
 
 	chooseMethod(t, ctx, "njw")
 	waitJS(t, ctx, `!document.getElementById("running").hidden`)
-	got := evalJS[[]string](t, ctx, `[document.getElementById("running").textContent, document.getElementById("result-of").textContent, document.body.dataset.stale, String(document.getElementById("partition").classList.contains("stale"))]`)
+	got := evalJS[[]string](t, ctx, `[document.getElementById("running").textContent, document.getElementById("result-of").textContent, document.body.dataset.stale, String(document.getElementById("partition").classList.contains("stale")), document.getElementById("status").textContent]`)
 	if !strings.Contains(got[0], "clustering with njw") || !strings.Contains(got[0], "Cancel") || !strings.Contains(got[1], "fgpwc") || got[2] != "1" || got[3] != "true" {
 		t.Errorf("while njw runs: running %q, result %q, stale %q/%q: want \"clustering with njw… s\" and Cancel, the shown partition named fgpwc and marked stale", got[0], got[1], got[2], got[3])
+	}
+	// fgpwc's warning (no constraints) is not left as if njw's.
+	if strings.Contains(got[4], "fgpwc") {
+		t.Errorf("while njw runs the status shows fgpwc's warning %q", got[4])
 	}
 
 	// Another method while njw runs: njw's request is aborted.

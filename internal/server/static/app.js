@@ -520,6 +520,9 @@ async function recluster() {
   st.ctrl = ctrl; st.busy = true;
   running(req.method);
   stale(true, "clustering with " + req.method + "…");
+  // The warnings and notes shown are the previous partition's (a
+  // message of progress, busyDo's, stays).
+  if ($("status").className) { status(""); notes(""); }
   const t0 = performance.now();
   try {
     const r = await sapi("POST", "cluster", req, false, ctrl.signal);
