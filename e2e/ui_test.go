@@ -564,3 +564,29 @@ func TestAccessibilityInBrowser(t *testing.T) {
 		}
 	}
 }
+
+// TestReloadResumesInBrowser reloads the page after a constraint: the
+// tab resumes its session, with its points, constraint and partition
+// (a reload gave a new, empty session).
+func TestReloadResumesInBrowser(t *testing.T) {
+	base := serve(t)
+	ctx, cancel := browser(t)
+	defer cancel()
+	openMoons(t, ctx, base, 300)
+	addPair(t, ctx, 0, 299, "ml")
+	waitJS(t, ctx, `document.body.dataset.partitions === "2"`)
+	sid := evalJS[string](t, ctx, `window.tether.state.id`)
+	labels := evalJS[[]int](t, ctx, `window.tether.state.labels`)
+	// Leave without the prompt (a test cannot answer it).
+	evalJS[bool](t, ctx, `(window.tether.state.unsaved = false, true)`)
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`body[data-ready="1"]`)); err != nil {
+		t.Fatal(err)
+	}
+	got := evalJS[[]string](t, ctx, `[window.tether.state.id, String(window.tether.state.n), String(window.tether.state.pairs.length), document.getElementById("result-of").textContent]`)
+	if got[0] != sid || got[1] != "300" || got[2] != "1" || !strings.Contains(got[3], "fgpwc") {
+		t.Errorf("after a reload: session %s (was %s), %s points, %s constraints, result %q; want the same session, 300 points, 1 constraint, fgpwc's partition", got[0], sid, got[1], got[2], got[3])
+	}
+	if after := evalJS[[]int](t, ctx, `window.tether.state.labels || []`); !slices.Equal(after, labels) {
+		t.Errorf("after a reload the partition shown differs from the one before")
+	}
+}

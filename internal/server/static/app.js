@@ -57,12 +57,13 @@ async function restart() {
   const pairs = st.pairs, src = st.source;
   const s = await api("POST", "sessions");
   st.id = s.id;
+  sessionStorage.setItem("tether-session", s.id);
   $("gone").hidden = true;
   let r = s;
   if (src && src.kind === "generate") r = await sapi("POST", "data", src.body);
   else if (src && src.kind === "upload") r = await sapi("POST", "data?" + src.query, src.bytes, true);
   else if (src && src.kind === "load") r = await sapi("POST", "load", src.text, true);
-  if (pairs.length) await sapi("PUT", "constraints", { pairs });
+  if (pairs.length && (src || s.n)) await sapi("PUT", "constraints", { pairs });
   if (src || s.n) await loadPoints();
   st.unsaved = pairs.length > 0 || (src && src.kind === "upload");
   return r;
@@ -761,16 +762,33 @@ async function start() {
   }
   for (const g of gens) $("gen").add(new Option(g.name, g.name, g.name === "moons", g.name === "moons"));
   renderKnobs(); renderGroups();
-  const s = await api("POST", "sessions");
+  // A reload of the tab resumes its session while the server holds it
+  // (its id kept in the tab's sessionStorage); otherwise a new one.
+  let s = null;
+  const prev = sessionStorage.getItem("tether-session");
+  if (prev) {
+    try { s = await api("GET", "sessions/" + encodeURIComponent(prev)); } catch (e) { s = null; }
+    if (s && !s.n) s = null;
+  }
+  const resumed = !!s;
+  if (!s) s = await api("POST", "sessions");
   st.id = s.id;
+  sessionStorage.setItem("tether-session", s.id);
   if (s.max_upload) st.maxUpload = s.max_upload;
   $("upload").title = "CSV, TSV, ARFF, edge list, .mtx, .gml; at most " + mib(st.maxUpload);
   $("upload-limit").textContent = "≤ " + mib(st.maxUpload);
   resize();
-  // The server's own data (tether serve -input, -graph-file, -gen): the
-  // warnings and notes of loading it, printed on its standard error, are
-  // in the new session's reply, shown as an upload's.
-  if (s.n) await busyDo("loading…", async () => { await loadPoints(); return s; });
+  if (resumed) {
+    // The method and k of the session's last partition, which is shown.
+    const last = s.last;
+    if (last && st.methods.some((m) => m.name === last.method)) { $("method").value = last.method; renderKnobs(); $("k").value = String(last.k); }
+    await busyDo("resuming the session…", async () => { await loadPoints(last); return s; });
+  } else if (s.n) {
+    // The server's own data (tether serve -input, -graph-file, -gen):
+    // the warnings and notes of loading it, printed on its standard
+    // error, are in the new session's reply, shown as an upload's.
+    await busyDo("loading…", async () => { await loadPoints(); return s; });
+  }
   document.body.dataset.ready = "1";
 }
 
