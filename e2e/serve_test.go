@@ -46,10 +46,23 @@ func browser(t *testing.T) (context.Context, context.CancelFunc) {
 		chromedp.NoSandbox, // CI runs as root
 		chromedp.WindowSize(1280, 800),
 	)
-	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(actx)
-	ctx, tcancel := context.WithTimeout(ctx, 2*time.Minute)
-	return ctx, func() { tcancel(); cancel(); acancel() }
+	// Chromium sometimes fails to start on a loaded machine ("chrome
+	// failed to start", seen with a load average of 12 on 2 cores): the
+	// browser is started here, up to three times, before the test runs.
+	var err error
+	for try := 0; try < 3; try++ {
+		actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
+		ctx, cancel := chromedp.NewContext(actx)
+		if err = chromedp.Do(ctx); err == nil {
+			ctx, tcancel := context.WithTimeout(ctx, 2*time.Minute)
+			return ctx, func() { tcancel(); cancel(); acancel() }
+		}
+		cancel()
+		acancel()
+		time.Sleep(time.Second)
+	}
+	t.Fatalf("chromium did not start in three tries: %v", err)
+	return nil, nil
 }
 
 // serve starts a tether server on a free loopback port for the test and
