@@ -532,11 +532,16 @@ func readBody(r *http.Request) ([]byte, error) {
 
 // methodInfo describes a method for the page's picker.
 type methodInfo struct {
-	Name    string         `json:"name"`
-	Summary string         `json:"summary"`
-	Source  string         `json:"source"`
-	Fast    bool           `json:"fast"` // re-clusters with the reused basis
-	Knobs   []cluster.Knob `json:"knobs"`
+	Name    string `json:"name"`
+	Summary string `json:"summary"`
+	Source  string `json:"source"`
+	Fast    bool   `json:"fast"` // re-clusters with the reused basis
+	// Supervision is the side information the method reads
+	// (cluster.Supervision): "none", "pairs", "labels" or "labels|pairs".
+	// The API gives pairs only, so a method of "labels" alone fails here
+	// ("needs partial labels"): the page greys it out.
+	Supervision string         `json:"supervision"`
+	Knobs       []cluster.Knob `json:"knobs"`
 }
 
 func (s *Server) handleMethods(w http.ResponseWriter, r *http.Request) {
@@ -547,7 +552,7 @@ func (s *Server) handleMethods(w http.ResponseWriter, r *http.Request) {
 			continue
 		}
 		_, fast := fgpwcOf(m)
-		out = append(out, methodInfo{Name: info.Name, Summary: info.Summary, Source: info.Source, Fast: fast, Knobs: cluster.Knobs(m)})
+		out = append(out, methodInfo{Name: info.Name, Summary: info.Summary, Source: info.Source, Fast: fast, Supervision: m.Uses().Supervision.String(), Knobs: cluster.Knobs(m)})
 	}
 	s.writeJSON(w, http.StatusOK, out)
 }
@@ -662,7 +667,13 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	created = true
-	s.writeJSON(w, http.StatusCreated, ss.info())
+	// The upload limit besides the info: the page checks a file's size
+	// before it sends it (an oversized file was sent in full, 38 s for
+	// 69 MB, to be refused).
+	s.writeJSON(w, http.StatusCreated, struct {
+		sessionInfo
+		MaxUpload int64 `json:"max_upload"`
+	}{ss.info(), s.cfg.MaxUpload})
 }
 
 func (s *Server) handleInfo(w http.ResponseWriter, r *http.Request, ss *sessionView) {

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -70,6 +72,11 @@ type ClusterReply struct {
 	// FGPWC with Imprint, Laplacian auto, or on the core of a graph with
 	// isolated nodes or small components, Disconnected = attach).
 	Mode string `json:"mode"`
+	// Knobs are the knobs the method ran with: the request's, and for
+	// fgpwc the embedding dimension M the server chose when the request
+	// gave none (fgpwcServerM), so that tether cluster -set M=… gives the
+	// same partition. Left out when empty.
+	Knobs map[string]string `json:"knobs,omitempty"`
 	// Warnings and Notes are the method's (cluster.Result states the
 	// rule).
 	Warnings []string `json:"warnings,omitempty"`
@@ -227,6 +234,19 @@ func (s *Server) recluster(ctx context.Context, ss *sessionState, req ClusterReq
 	if err != nil {
 		return nil, err
 	}
+	// The M the server chose is recorded as a knob (after the key, which
+	// names the knobs asked for): the reply, the summary and a saved
+	// session say it.
+	if f, ok := fgpwcOf(m); ok {
+		if _, given := req.Knobs["M"]; !given {
+			knobs := maps.Clone(req.Knobs)
+			if knobs == nil {
+				knobs = map[string]string{}
+			}
+			knobs["M"] = strconv.Itoa(f.M)
+			req.Knobs = knobs
+		}
+	}
 	k := req.K
 	var kNote string
 	if k > 0 && m.Uses().FindsK {
@@ -302,7 +322,7 @@ func (s *Server) recluster(ctx context.Context, ss *sessionState, req ClusterReq
 		notes = append([]string{kNote}, notes...)
 	}
 	notes = append(ignored, notes...)
-	reply := &ClusterReply{Method: m.Name(), K: res.K, Labels: res.Labels, Mode: mode, Warnings: res.Warnings, Notes: notes}
+	reply := &ClusterReply{Method: m.Name(), K: res.K, Labels: res.Labels, Mode: mode, Knobs: req.Knobs, Warnings: res.Warnings, Notes: notes}
 	reply.Sizes = make([]int, res.K)
 	for _, c := range res.Labels {
 		reply.Sizes[c]++

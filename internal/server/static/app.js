@@ -15,8 +15,8 @@ const st = {
   busy: false, pending: false, syncing: false, dirty: false, last: null, methods: [],
 };
 
-async function api(method, path, body, raw) {
-  const opt = { method, headers: {} };
+async function api(method, path, body, raw, signal) {
+  const opt = { method, headers: {}, signal };
   if (body !== undefined) {
     if (raw) { opt.body = body; } else { opt.body = JSON.stringify(body); opt.headers["Content-Type"] = "application/json"; }
   }
@@ -27,9 +27,91 @@ async function api(method, path, body, raw) {
   if (!r.ok) { const err = new Error(v && v.error ? v.error : r.status + " " + text); err.status = r.status; throw err; }
   return v;
 }
-const sapi = (method, path, body, raw) => api(method, "sessions/" + st.id + (path ? "/" + path : ""), body, raw);
+// sapi calls the API of the page's session; when the server says the
+// session is gone (dropped at the cap, idle, deleted), the page offers to
+// start a new one with what it holds (gone).
+async function sapi(method, path, body, raw, signal) {
+  try {
+    return await api(method, "sessions/" + st.id + (path ? "/" + path : ""), body, raw, signal);
+  } catch (e) {
+    if (e.status === 404 && /^no session/.test(e.message)) gone(e.message);
+    throw e;
+  }
+}
 
-function status(msg) { $("status").textContent = msg || ""; }
+// gone shows that the server no longer holds the session, with a button
+// to start a new one with the page's data source and constraints.
+function gone(msg) {
+  $("gone-text").textContent = msg + ".";
+  $("restart").textContent = st.source || st.pairs.length
+    ? "Start a new session with these points" + (st.pairs.length ? " and " + st.pairs.length + " constraints" : "")
+    : "Start a new session";
+  $("gone").hidden = false;
+}
+
+// restart creates a new session, sends it the data the page loaded last
+// (the generator's request, the uploaded file, the loaded session; the
+// server's own data come with the new session) and the constraints the
+// page shows, and re-clusters.
+async function restart() {
+  const pairs = st.pairs, src = st.source;
+  const s = await api("POST", "sessions");
+  st.id = s.id;
+  sessionStorage.setItem("tether-session", s.id);
+  $("gone").hidden = true;
+  let r = s;
+  if (src && src.kind === "generate") r = await sapi("POST", "data", src.body);
+  else if (src && src.kind === "upload") r = await sapi("POST", "data?" + src.query, src.bytes, true);
+  else if (src && src.kind === "load") r = await sapi("POST", "load", src.text, true);
+  if (pairs.length && (src || s.n)) await sapi("PUT", "constraints", { pairs });
+  if (src || s.n) await loadPoints();
+  st.unsaved = pairs.length > 0 || (src && src.kind === "upload");
+  return r;
+}
+$("restart").onclick = () => busyDo("starting a new session…", restart);
+
+// The page warns before it is left with work the server would lose with
+// the page's session: constraints or an upload not saved since.
+window.addEventListener("beforeunload", (e) => {
+  if (st.unsaved && (st.pairs.length || (st.source && st.source.kind === "upload"))) { e.preventDefault(); e.returnValue = ""; }
+});
+
+// The downloads are fetched first, so that an error (the session gone)
+// is shown rather than saved as the file; a saved session clears the
+// warning on leaving.
+for (const id of ["x-labels", "x-cons", "x-summary", "x-save"]) {
+  $(id).addEventListener("click", async (e) => {
+    e.preventDefault();
+    const a = $(id);
+    if (!st.id || !a.getAttribute("href")) { status("nothing to download yet: generate or upload data first", "error"); return; }
+    try {
+      const r = await fetch(a.href);
+      if (!r.ok) {
+        const text = await r.text();
+        let msg = r.status + " " + text;
+        try { msg = JSON.parse(text).error || msg; } catch (err) { /* not JSON */ }
+        if (r.status === 404 && /^no session/.test(msg)) gone(msg);
+        throw new Error(msg);
+      }
+      const blob = await r.blob(), m = /filename="?([^";]+)"?/.exec(r.headers.get("Content-Disposition") || "");
+      const url = URL.createObjectURL(blob), tmp = document.createElement("a");
+      tmp.href = url; tmp.download = m ? m[1] : id.slice(2);
+      document.body.appendChild(tmp); tmp.click(); tmp.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10000);
+      if (id === "x-save") st.unsaved = false;
+      document.body.dataset.downloads = (+(document.body.dataset.downloads || 0) + 1).toString();
+    } catch (err) { status(a.textContent + ": " + err.message, "error"); }
+  });
+}
+
+// status shows msg below the figures: kind "error" (a request failed, in
+// red), "warn" (the warnings of the library or of the data) or "" (a
+// message of progress).
+function status(msg, kind) {
+  const s = $("status");
+  s.textContent = msg || "";
+  s.className = msg ? kind || "" : "";
+}
 // notes shows the notes of the data and the partition (documented choices:
 // the column read as the labels, what auto chose), below the status and
 // less prominent than its errors and warnings.
@@ -256,6 +338,7 @@ const sameKey = (p) => Math.min(p.i, p.j) + "," + Math.max(p.i, p.j);
 // re-clusters.
 async function change(next) {
   st.undo.push(st.pairs); st.redo = [];
+  st.unsaved = true;
   await setPairs(next);
 }
 
@@ -268,16 +351,24 @@ async function setPairs(next) {
   st.pairs = next;
   renderPairs();
   if (st.syncing) { st.dirty = true; return; }
+  // A partition in flight is of the old list: stop it, so that the PUT
+  // does not wait behind it.
+  supersede();
   st.syncing = true;
   try {
     do {
       st.dirty = false;
       const r = await sapi("PUT", "constraints", { pairs: st.pairs });
+      st.stored = r.pairs;
       if (!st.dirty) { st.pairs = r.pairs; renderPairs(); }
     } while (st.dirty);
     st.syncing = false;
     await recluster();
-  } catch (e) { status(e.message); }
+  } catch (e) {
+    // The server kept its list: show that one, not the refused change.
+    status("constraints not stored: " + e.message, "error");
+    if (st.stored && $("gone").hidden) { st.pairs = st.stored; renderPairs(); }
+  }
   st.syncing = false;
 }
 
@@ -295,6 +386,7 @@ function renderPairs() {
     const li = document.createElement("li");
     li.innerHTML = '<span class="' + p.kind + '">' + p.kind + "</span> " + p.i + " – " + p.j + " ";
     const b = document.createElement("button"); b.textContent = "delete";
+    b.setAttribute("aria-label", "delete " + (p.kind === "ml" ? "must-link" : "cannot-link") + " pair " + p.i + "–" + p.j);
     b.onclick = () => change(st.pairs.filter((q) => q !== p));
     li.appendChild(b); ol.appendChild(li);
   });
@@ -331,37 +423,149 @@ function renderGroups() {
 
 // ---- clustering -------------------------------------------------------------
 
+// request returns the cluster request of the bar: the method, k, the
+// knobs in its boxes and, after a loaded session, that session's knobs
+// without a box (for the same method), seed and graph options.
 function request() {
-  const knobs = {};
-  for (const inp of $("knobs").querySelectorAll("input")) if (inp.value.trim() !== "") knobs[inp.dataset.knob] = inp.value.trim();
-  return { method: $("method").value, k: +$("k").value || 0, seed: 1, knobs };
+  const method = $("method").value, knobs = {}, x = st.loaded;
+  if (x && x.method === method) Object.assign(knobs, x.knobs);
+  for (const inp of $("knobs").querySelectorAll("input")) {
+    if (inp.value.trim() !== "") knobs[inp.dataset.knob] = inp.value.trim();
+    else delete knobs[inp.dataset.knob];
+  }
+  const kText = $("k").value.trim();
+  $("k").removeAttribute("aria-invalid");
+  if ((kText !== "" && !/^\d+$/.test(kText)) || $("k").validity.badInput) {
+    $("k").setAttribute("aria-invalid", "true");
+    status("k must be a whole number of clusters (1, 2, 3, …), or empty for auto (estimated by the methods that can); not " + JSON.stringify($("k").value), "error");
+    return null;
+  }
+  const req = { method, k: +kText || 0, seed: 1, knobs };
+  if (x) for (const f of ["seed", "regularize", "disconnected"]) if (x[f] !== undefined) req[f] = x[f];
+  return req;
 }
 
-// recluster asks for a new partition; a request made while one runs is
-// merged into one follow-up.
+// restoreRequest sets the bar to a loaded session's cluster request req
+// (method, k, knobs) and the generator boxes to its source (name, seed,
+// n), so that the page re-clusters as the session did.
+function restoreRequest(req, source) {
+  const g = source && source.generate;
+  if (g && st.gens.some((x) => x.name === g.name)) {
+    $("gen").value = g.name;
+    if (g.seed !== undefined) $("gen-seed").value = g.seed;
+    if (g.params && g.params.n !== undefined) $("gen-n").value = g.params.n;
+  }
+  st.loaded = null;
+  if (!req) return;
+  const method = req.method || "fgpwc";
+  if (!st.methods.some((m) => m.name === method)) return;
+  $("method").value = method;
+  renderKnobs();
+  $("k").value = req.k ? String(req.k) : "";
+  const knobs = Object.assign({}, req.knobs);
+  for (const inp of $("knobs").querySelectorAll("input")) inp.value = knobs[inp.dataset.knob] !== undefined ? knobs[inp.dataset.knob] : "";
+  st.loaded = { method, k: req.k || 0, knobs, seed: req.seed, regularize: req.regularize, disconnected: req.disconnected };
+}
+
+const startHint = "Generate or upload data to start: Generate (a generated data set) or a file in the bar above.";
+
+// describe names a cluster request or reply as the result panel shows
+// it: the method, k ("auto" for 0) and the knobs it ran with.
+function describe(method, k, knobs) {
+  const kv = Object.entries(knobs || {}).sort(([a], [b]) => a < b ? -1 : 1).map(([n, v]) => n + "=" + v);
+  return method + " · k " + (k ? k : "auto") + (kv.length ? " · " + kv.join(" ") : "");
+}
+
+// stale marks the partition on screen as not the current request's
+// (one runs, failed or was cancelled): the figures and the points are
+// greyed and the panel says whose they are.
+function stale(on, why) {
+  $("partition").classList.toggle("stale", on);
+  $("plot-wrap").classList.toggle("stale", on && !!st.labels);
+  document.body.dataset.stale = on ? "1" : "";
+  const of = st.shown ? "shown: " + st.shown : "";
+  $("result-of").textContent = on && why ? (of ? of + " (" + why + ")" : why) : of;
+}
+
+// running shows the request in flight with its elapsed seconds and the
+// Cancel button; running(null) hides it.
+let runTimer = 0;
+function running(method) {
+  clearInterval(runTimer); runTimer = 0;
+  $("running").hidden = !method;
+  if (!method) return;
+  const t0 = performance.now(), tick = () => { $("running-text").textContent = "clustering with " + method + "… " + ((performance.now() - t0) / 1000).toFixed(0) + " s"; };
+  tick(); runTimer = setInterval(tick, 500);
+}
+
+// supersede aborts the cluster request in flight, if any, without a
+// message: a newer request (or a change of data or constraints, after
+// which it re-clusters) takes its place. The server stops the work of a
+// request whose client left.
+function supersede() {
+  const c = st.ctrl;
+  if (!c) return;
+  st.ctrl = null; st.busy = false;
+  c.abort();
+  running(null);
+}
+
+// recluster asks for a new partition; a request made while one runs
+// aborts that one (the server stops its work) and takes its place.
 async function recluster() {
-  if (!st.id || !st.n) return;
-  if (st.busy) { st.pending = true; return; }
-  st.busy = true;
+  if (!st.id || !st.n) { status(startHint); return; }
+  const req = request();
+  if (!req) return;
+  supersede();
+  const ctrl = new AbortController();
+  st.ctrl = ctrl; st.busy = true;
+  running(req.method);
+  stale(true, "clustering with " + req.method + "…");
+  // The warnings and notes shown are the previous partition's (a
+  // message of progress, busyDo's, stays).
+  if ($("status").className) { status(""); notes(""); }
   const t0 = performance.now();
   try {
-    const r = await sapi("POST", "cluster", request());
-    st.labels = r.labels; st.last = r;
-    const f = r.figures || {};
-    $("ari").textContent = f.ARI !== undefined ? f.ARI.toFixed(4) : "–";
-    $("nmi").textContent = f.NMI !== undefined ? f.NMI.toFixed(4) : "–";
-    $("violations").textContent = r.violated_ml + " of " + r.constraints[0] + " ml, " + r.violated_cl + " of " + r.constraints[1] + " cl";
-    $("sizes").textContent = r.sizes.join(" ");
-    $("time").textContent = r.ms.toFixed(0) + " ms server (" + r.mode + "), " + (performance.now() - t0).toFixed(0) + " ms total";
-    document.body.dataset.partitions = (+(document.body.dataset.partitions || 0) + 1).toString();
-    status(lines(r.warnings));
-    notes(lines(r.notes));
-    draw();
-  } catch (e) { status(e.message); notes(""); }
-  st.busy = false;
-  if (st.pending) { st.pending = false; recluster(); }
+    const r = await sapi("POST", "cluster", req, false, ctrl.signal);
+    if (st.ctrl !== ctrl) return;
+    showReply(r, req.knobs, (performance.now() - t0).toFixed(0) + " ms total", req.k);
+  } catch (e) {
+    if (st.ctrl !== ctrl) return; // superseded: the newer request reports
+    if (e.name === "AbortError") {
+      status("cancelled: " + req.method + " stopped");
+      stale(true, "clustering with " + req.method + " cancelled");
+    } else {
+      status(req.method + ": " + e.message, "error"); notes("");
+      stale(true, "clustering with " + req.method + " failed");
+    }
+  } finally {
+    if (st.ctrl === ctrl) { st.ctrl = null; st.busy = false; running(null); }
+  }
 }
+// showReply shows the partition r (a cluster reply) as current: its
+// labels, figures, the method, k and knobs it ran with (r.knobs, else
+// knobs, those sent), its warnings and notes.
+function showReply(r, knobs, total, k) {
+  st.labels = r.labels; st.last = r;
+  st.shown = describe(r.method, r.k, r.knobs || knobs);
+  const set = Object.entries(r.knobs || knobs || {}).sort(([a], [b]) => a < b ? -1 : 1).map(([n, v]) => " -set " + n + "=" + v).join("");
+  $("repro").textContent = "CLI: tether cluster <data> -method " + r.method + " -k " + (k !== undefined ? k : r.k) + " -seed " + (st.loaded && st.loaded.seed !== undefined ? st.loaded.seed : 1) + set +
+    (r.constraints[0] + r.constraints[1] ? " -constraints constraints.csv" : "");
+  const f = r.figures || {};
+  $("ari").textContent = f.ARI !== undefined ? f.ARI.toFixed(4) : "–";
+  $("nmi").textContent = f.NMI !== undefined ? f.NMI.toFixed(4) : "–";
+  $("violations").textContent = r.violated_ml + " of " + r.constraints[0] + " ml, " + r.violated_cl + " of " + r.constraints[1] + " cl";
+  $("sizes").textContent = r.sizes.join(" ");
+  $("time").textContent = r.ms.toFixed(0) + " ms server (" + r.mode + ")" + (total ? ", " + total : "");
+  stale(false);
+  document.body.dataset.partitions = (+(document.body.dataset.partitions || 0) + 1).toString();
+  status(lines(r.warnings), "warn");
+  notes(lines(r.notes));
+  draw();
+}
+$("cancel").onclick = () => { if (st.ctrl) st.ctrl.abort(); };
 $("recluster").onclick = () => recluster();
+$("k").onchange = () => recluster();
 $("method").onchange = () => { renderKnobs(); recluster(); };
 
 // The main knobs of each method shown in the bar (all others through the
@@ -383,18 +587,25 @@ function renderKnobs() {
 
 // ---- data -----------------------------------------------------------------
 
-async function loadPoints() {
+// loadPoints reads the session's points and constraints and
+// re-clusters, or, given last (a loaded session's partition), shows it.
+async function loadPoints(last) {
   const p = await sapi("GET", "points");
   st.n = p.n; st.xy = p.xy; st.names = p.names || null; st.truth = p.truth || null; st.view = p.view;
-  st.labels = null; st.sel = []; st.group = null; st.groups = []; st.undo = []; st.redo = [];
+  st.labels = null; st.shown = null; st.sel = []; st.group = null; st.groups = []; st.undo = []; st.redo = [];
   st.zoom = 1; st.panX = st.panY = 0;
   const c = await sapi("GET", "constraints");
-  st.pairs = c.pairs;
+  st.pairs = c.pairs; st.stored = c.pairs;
   computeBounds(); buildGrid(); renderPairs(); renderGroups();
+  $("empty").hidden = st.n > 0;
+  // The hints of the data before are stale.
+  $("questions").textContent = ""; $("pair").textContent = "click two points"; lassoDone();
+  $("ml").disabled = $("cl").disabled = true;
+  canvas.setAttribute("aria-label", "scatter plot of " + p.n + " points of " + p.name + ", coloured by cluster");
   $("help").textContent = p.name + " · " + p.n + " points · view: " + p.view + " · click two points: must-link/cannot-link · shift-drag: lasso · wheel: zoom · drag: pan";
   for (const [id, path] of [["x-labels", "export/labels"], ["x-cons", "export/constraints"], ["x-summary", "export/summary"], ["x-save", "save"]])
     $(id).href = "/api/sessions/" + st.id + "/" + path;
-  await recluster();
+  if (last) showReply(last, {}, "", st.loaded ? st.loaded.k : undefined); else await recluster();
 }
 
 // busyDo shows msg while f runs, then the warnings of the data reply f
@@ -402,14 +613,16 @@ async function loadPoints() {
 // re-clustering left, and its notes (a names column…) before the
 // re-clustering's notes; an error replaces all.
 async function busyDo(msg, f) {
+  supersede();
   status(msg);
   notes("");
   try {
     const r = await f();
     const after = $("status").textContent === msg ? "" : $("status").textContent;
-    status([lines(r && r.warnings), after].filter((x) => x).join("\n"));
+    const kind = $("status").className === "error" ? "error" : "warn";
+    status([lines(r && r.warnings), after].filter((x) => x).join("\n"), kind);
     notes([lines(r && r.notes), $("notes").textContent].filter((x) => x).join("\n"));
-  } catch (e) { status(e.message); notes(""); }
+  } catch (e) { status(e.message, "error"); notes(""); }
 }
 
 // weightOptions returns the options of the weights boxes, normalize
@@ -438,38 +651,78 @@ function showOptions(o) {
 }
 
 $("gen-load").onclick = () => busyDo("generating…", async () => {
+  st.loaded = null;
   const g = st.gens.find((x) => x.name === $("gen").value);
   const params = {};
   if (g && "n" in g.defaults) params.n = +$("gen-n").value;
   const options = weightOptions();
   if (options.self_loops !== undefined) options.self_loops = +options.self_loops;
-  const r = await sapi("POST", "data", { generate: { name: $("gen").value, seed: +$("gen-seed").value, params }, options });
+  const body = { generate: { name: $("gen").value, seed: +$("gen-seed").value, params }, options };
+  const r = await sapi("POST", "data", body);
+  st.source = { kind: "generate", body }; st.unsaved = false;
   await loadPoints();
   return r;
 });
 $("upload").onchange = (e) => busyDo("reading…", async () => {
   const f = e.target.files[0]; if (!f) return;
+  e.target.value = ""; // the same file chosen again is a change
+  st.loaded = null;
   const q = new URLSearchParams({ name: f.name });
   if ($("upload-kind").value) q.set("kind", $("upload-kind").value);
   if ($("upload-scale").value) q.set("scale", $("upload-scale").value);
   for (const [k, v] of Object.entries(weightOptions())) q.set(k, String(v));
-  const r = await sapi("POST", "data?" + q, await f.arrayBuffer(), true);
+  if (f.size > st.maxUpload) throw new Error(f.name + " is " + mib(f.size) + ", more than this server's upload limit of " + mib(st.maxUpload) + ": not sent");
+  const bytes = await f.arrayBuffer();
+  const r = await upload("data?" + q, bytes, f.name);
+  st.source = { kind: "upload", query: q.toString(), bytes }; st.unsaved = true;
   await loadPoints();
   return r;
 });
 $("load").onchange = (e) => busyDo("loading session…", async () => {
   const f = e.target.files[0]; if (!f) return;
+  e.target.value = "";
   const text = await f.text();
   const r = await sapi("POST", "load", text, true);
-  try { showOptions(JSON.parse(text).source.options); } catch (err) { /* the server read it: nothing to show */ }
-  await loadPoints();
+  st.source = { kind: "load", text }; st.unsaved = false;
+  let doc = {};
+  try { doc = JSON.parse(text) || {}; } catch (err) { /* the server read it: nothing to show */ }
+  showOptions(doc.source && doc.source.options);
+  restoreRequest(doc.request, doc.source);
+  await loadPoints(r && r.last);
   return r;
 });
+
+// mib formats a byte count in MiB.
+const mib = (b) => b < 1048576 ? b + " bytes" : (b / 1048576).toFixed(b < 10485760 ? 1 : 0) + " MiB";
+
+// upload sends bytes to the session's path as an upload, showing in the
+// status how much is sent (fetch gives no upload progress), and returns
+// the reply's JSON; errors as sapi's.
+function upload(path, bytes, name) {
+  return new Promise((resolve, reject) => {
+    const x = new XMLHttpRequest();
+    x.open("POST", "/api/sessions/" + st.id + "/" + path);
+    x.upload.onprogress = (e) => { if (e.lengthComputable && e.total > 1048576) status("sending " + name + ": " + mib(e.loaded) + " of " + mib(e.total) + "…"); };
+    x.upload.onload = () => status("reading…"); // busyDo's message: the server reads it now
+    x.onerror = () => reject(new Error("sending " + name + " failed: the server is not reachable"));
+    x.onload = () => {
+      let v = null;
+      try { v = x.responseText ? JSON.parse(x.responseText) : null; } catch (e) { v = x.responseText; }
+      if (x.status >= 200 && x.status < 300) { resolve(v); return; }
+      const err = new Error(v && v.error ? v.error : x.status + " " + x.responseText);
+      err.status = x.status;
+      if (x.status === 404 && /^no session/.test(err.message)) gone(err.message);
+      reject(err);
+    };
+    x.send(bytes);
+  });
+}
 
 // ---- Ask me -------------------------------------------------------------------
 
 $("ask").onclick = async () => {
   const ol = $("questions"); ol.textContent = "";
+  if (!st.n) { ol.textContent = startHint; return; }
   try {
     const r = await sapi("POST", "suggest", { count: 5, seed: st.pairs.length });
     for (const q of r.questions) {
@@ -478,6 +731,7 @@ $("ask").onclick = async () => {
       li.title = q.why;
       for (const kind of ["ml", "cl"]) {
         const b = document.createElement("button"); b.textContent = kind === "ml" ? "together" : "apart";
+        b.setAttribute("aria-label", "nodes " + q.i + " and " + q.j + " " + b.textContent);
         b.onclick = () => { li.remove(); addPairs([{ i: q.i, j: q.j, kind }]); };
         li.appendChild(b);
       }
@@ -493,17 +747,48 @@ $("ask").onclick = async () => {
 async function start() {
   window.addEventListener("resize", resize);
   const [methods, gens] = await Promise.all([api("GET", "methods"), api("GET", "generators")]);
-  st.methods = methods; st.gens = gens;
-  for (const m of methods) $("method").add(new Option(m.name + (m.fast ? " (fast)" : ""), m.name, m.name === "fgpwc", m.name === "fgpwc"));
+  st.methods = methods; st.gens = gens; st.maxUpload = 64 << 20;
+  for (const m of methods) {
+    const o = new Option(m.name + (m.fast ? " (fast)" : ""), m.name, m.name === "fgpwc", m.name === "fgpwc");
+    o.title = m.summary || "";
+    // The API gives pairs only: a method of partial labels alone would
+    // fail with "needs partial labels" (tether cluster -partial-labels
+    // runs it).
+    if (m.supervision === "labels") {
+      o.disabled = true; o.text += " (needs partial labels)";
+      o.title = m.name + " needs partial labels, which the page cannot give (it sends must-links and cannot-links; the lasso's \"This label\" makes pairs): run it with tether cluster -partial-labels";
+    }
+    $("method").add(o);
+  }
   for (const g of gens) $("gen").add(new Option(g.name, g.name, g.name === "moons", g.name === "moons"));
   renderKnobs(); renderGroups();
-  const s = await api("POST", "sessions");
+  // A reload of the tab resumes its session while the server holds it
+  // (its id kept in the tab's sessionStorage); otherwise a new one.
+  let s = null;
+  const prev = sessionStorage.getItem("tether-session");
+  if (prev) {
+    try { s = await api("GET", "sessions/" + encodeURIComponent(prev)); } catch (e) { s = null; }
+    if (s && !s.n) s = null;
+  }
+  const resumed = !!s;
+  if (!s) s = await api("POST", "sessions");
   st.id = s.id;
+  sessionStorage.setItem("tether-session", s.id);
+  if (s.max_upload) st.maxUpload = s.max_upload;
+  $("upload").title = "CSV, TSV, ARFF, edge list, .mtx, .gml; at most " + mib(st.maxUpload);
+  $("upload-limit").textContent = "≤ " + mib(st.maxUpload);
   resize();
-  // The server's own data (tether serve -input, -graph-file, -gen): the
-  // warnings and notes of loading it, printed on its standard error, are
-  // in the new session's reply, shown as an upload's.
-  if (s.n) await busyDo("loading…", async () => { await loadPoints(); return s; });
+  if (resumed) {
+    // The method and k of the session's last partition, which is shown.
+    const last = s.last;
+    if (last && st.methods.some((m) => m.name === last.method)) { $("method").value = last.method; renderKnobs(); $("k").value = String(last.k); }
+    await busyDo("resuming the session…", async () => { await loadPoints(last); return s; });
+  } else if (s.n) {
+    // The server's own data (tether serve -input, -graph-file, -gen):
+    // the warnings and notes of loading it, printed on its standard
+    // error, are in the new session's reply, shown as an upload's.
+    await busyDo("loading…", async () => { await loadPoints(); return s; });
+  }
   document.body.dataset.ready = "1";
 }
 
@@ -517,4 +802,4 @@ function show(xy, labels) {
   computeBounds(); buildGrid(); paint();
 }
 window.tether = { toScreen, state: st, show, paint, nearest, buildGrid };
-start().catch((e) => status(e.message));
+start().catch((e) => status(e.message, "error"));
