@@ -222,7 +222,7 @@ func TestFlagErrorsNameTheSubcommand(t *testing.T) {
 		"powerlaw sample": {
 			{nil, "-alpha and -n are required"},
 			{[]string{"-alpha", "2", "-n", "0"}, "-n 0: want 1…"},
-			{[]string{"-alpha", "0.5", "-n", "10"}, "α"},
+			{[]string{"-alpha", "0.5", "-n", "10"}, "-alpha"},
 			{[]string{"-alpha", "2", "-n", "10", "extra"}, `unexpected argument "extra"`},
 		},
 	}
