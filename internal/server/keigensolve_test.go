@@ -56,11 +56,12 @@ func TestUsesNoKEigensolve(t *testing.T) {
 // TestVectorsL1CSCStarts: l1csc, which declares NoKEigensolve, still has
 // its eigensolves' memory counted: each bisection solves for Starts + 1
 // generalized eigenvectors (its spectral starts; Starts 0 means 3, the
-// knob's doc), so vectors is max(k, Starts + 1).
+// knob's doc), so vectors is Starts + 1, whatever k (heldVectors: k = 50
+// was counted as 50 vectors).
 func TestVectorsL1CSCStarts(t *testing.T) {
 	for _, c := range []struct {
 		starts, k, want int
-	}{{0, 2, 4}, {10, 2, 11}, {100, 5, 101}, {0, 50, 50}, {10, 50, 50}} {
+	}{{0, 2, 4}, {10, 2, 11}, {100, 5, 101}, {0, 50, 4}, {10, 50, 11}} {
 		if got, _ := vectors(cluster.L1CSC{Starts: c.starts}, c.k, 1000); got != c.want {
 			t.Errorf("l1csc Starts = %d, k = %d: vectors %d, want %d", c.starts, c.k, got, c.want)
 		}

@@ -144,6 +144,10 @@ func boolKnob(m cluster.Method, name string) bool {
 // bisection.
 func vectors(m cluster.Method, k, n int) (int, string) {
 	e, why := k, fmt.Sprintf("k = %d", k)
+	if v, what, ok := heldVectors(m, k); ok {
+		// Its eigensolves are of a number of vectors k does not set.
+		e, why = min(v, n), what
+	}
 	raise := func(v int64, what string) {
 		if v > int64(e) {
 			e, why = int(min(v, int64(n))), what
@@ -176,15 +180,6 @@ func vectors(m cluster.Method, k, n int) (int, string) {
 			}
 		}
 	}
-	if m.Name() == "l1csc" {
-		// Each bisection solves for Starts + 1 generalized eigenvectors,
-		// its spectral starts (0: 3 starts), whatever k.
-		v, _ := intKnob(m, "Starts")
-		if v == 0 {
-			v = 3
-		}
-		raise(v+1, fmt.Sprintf("l1csc's Starts = %d (Starts + 1 eigenvectors a bisection)", v))
-	}
 	if m.Name() == "csp" && k > 0 {
 		// csp's doubling asks for up to max(64, k − 1) pairs besides one
 		// per connected component (cluster/csp.go: cluster.CSPMaxVectors).
@@ -199,6 +194,38 @@ func vectors(m cluster.Method, k, n int) (int, string) {
 		raise(v+1, fmt.Sprintf("%s's cap MaxK = %d on the estimated k (%d eigenpairs, one more to tell whether it is reached)", m.Name(), v, v+1))
 	}
 	return e, why
+}
+
+// heldVectors returns, for the methods whose Uses declare NoKEigensolve
+// and whose eigensolves are of a number of vectors k does not set, that
+// number and what sets it (for messages), and whether m is one of them:
+// hbisect and cosc, 2 (each bisection solves for the Fiedler vector of a
+// part, 2 pairs of its L_sym: cluster/hbisect.go bestSweep, cluster/cosc.go
+// laplacianEmbedding(…, 2, …), whatever k; the labels and the parts'
+// node lists beside them are n ints, less than one of the Lanczos basis'
+// vectors workBytes counts), l1csc, Starts + 1 (its spectral starts,
+// cluster/l1csc.go laplacianEmbedding(…, count+1, …); Starts = 0 means
+// 3), opplc, 0 (one pass over the nodes, no eigensolve: eigenWorkOf
+// counts its O(n) arrays). mavro (k = 2 only) and the other
+// NoKEigensolve methods (labelprop, cvqe, plmeans, cpca, clpp) keep k,
+// an upper bound. Cost O(1).
+func heldVectors(m cluster.Method, k int) (int, string, bool) {
+	if !m.Uses().NoKEigensolve {
+		return 0, "", false
+	}
+	switch m.Name() {
+	case "hbisect", "cosc":
+		return 2, fmt.Sprintf("k = %d (%s solves for the Fiedler vector of each bisection, 2 eigenpairs, whatever k)", k, m.Name()), true
+	case "l1csc":
+		v, _ := intKnob(m, "Starts")
+		if v == 0 {
+			v = 3
+		}
+		return int(min(v+1, math.MaxInt32)), fmt.Sprintf("l1csc's Starts = %d (Starts + 1 eigenvectors a bisection)", v), true
+	case "opplc":
+		return 0, fmt.Sprintf("k = %d (opplc solves no eigenproblem)", k), true
+	}
+	return 0, "", false
 }
 
 // generalizedOf reports whether m's eigensolve on n nodes is a
@@ -448,6 +475,17 @@ func methodBytes(m cluster.Method, w workload) (bytes int64, what, remedy string
 			}
 			return sat(b), what, remedy
 		}
+	case "hbisect":
+		// Beside its Fiedler vector (vectors: 2 pairs a bisection), each
+		// bisection copies the part's subgraph and its normalized
+		// operator (two copies of up to the whole graph, 12 bytes a
+		// stored entry and a few n-vectors each) and sweeps it (f, the
+		// order, membership), and the parts' node lists and the labels
+		// are n ints each: 64·nnz + 256·n bytes, measured 5.0 MB of peak
+		// heap at n = 5000, nnz = 5·10⁴, k = 50 for 1.3 MB of its
+		// eigensolve and 4.5 MB of this (TestNoKEigensolveMemory).
+		b := 64*float64(w.g.NNZ()) + 256*float64(n)
+		return sat(b), "the copies of each part's subgraph and its operator, the sweep's arrays and the parts' node lists", "load a smaller or sparser graph (fewer neighbours)"
 	case "cosc":
 		starts, _ := intKnob(m, "Starts")
 		workers := cluster.COSC{Starts: int(starts)}.StartWorkers()
@@ -751,6 +789,11 @@ type eigenWork struct {
 // once a request).
 func eigenWorkOf(m cluster.Method, e int, w workload) eigenWork {
 	n := w.g.N()
+	if m.Name() == "opplc" {
+		// No eigensolve: its labels, cluster sizes and the CSR of the
+		// cannot-links (n + 1 offsets), four n-vectors at most.
+		return eigenWork{bytes: sat(32 * float64(n)), holds: "its labels and the lists of cannot-linked nodes"}
+	}
 	ew := eigenWork{bytes: workBytes(n, e), rows: lanczosNCV(e), basis: "Lanczos restart", holds: fmt.Sprintf("%d vectors of n values and their working copies", e)}
 	if !eigensolvesVectors(m) {
 		return ew
