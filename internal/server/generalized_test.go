@@ -342,7 +342,8 @@ func TestGeneralizedBytesFigures(t *testing.T) {
 // of its searches for the largest k that fits; eigenWorkOf gives the same
 // estimate, bit for bit, with the count known or counted, for every e,
 // on a graph of 3 components by construction (three rings) on either
-// side of cluster.CSPDenseMax.
+// side of cluster.CSPDenseMax; and checkWork counts them once (a counting
+// workload.countComponents), accepting or refusing.
 func TestCSPComponentsOnce(t *testing.T) {
 	for _, size := range []int{300, 1000} {
 		var edges []graph.Edge
@@ -363,6 +364,28 @@ func TestCSPComponentsOnce(t *testing.T) {
 		for e := 1; e <= 3*size; e += 7 {
 			if a, b := eigenWorkOf(cluster.CSP{}, e, counted), eigenWorkOf(cluster.CSP{}, e, known); a != b {
 				t.Errorf("n = %d, e = %d: counted %+v, known %+v", 3*size, e, a, b)
+			}
+		}
+		// checkWork counts them once, whether it accepts the request or
+		// refuses it after searching for the largest k that fits (the
+		// search probes eigenWorkOf about log₂ n times): under a limit
+		// of the estimate for k = 10 (csp's 64 pairs) and one byte below it.
+		e, _ := vectors(cluster.CSP{}, 10, 3*size)
+		need := eigenWorkOf(cluster.CSP{}, e, known).bytes
+		for _, limit := range []int64{need, need - 1} {
+			calls := 0
+			w := workload{g: g, countComponents: func(g *graph.Graph) int {
+				calls++
+				_, c := g.Components()
+				return c
+			}}
+			s := newTest(t, Config{MaxRequestMemory: limit, ComputeTimeout: time.Hour})
+			err := s.checkWork(cluster.CSP{}, 10, w)
+			if (err == nil) != (limit == need) {
+				t.Errorf("n = %d, limit %d (estimate %d): %v", 3*size, limit, need, err)
+			}
+			if calls != 1 {
+				t.Errorf("n = %d, limit %d (estimate %d): components counted %d times, want once a request", 3*size, limit, need, calls)
 			}
 		}
 	}
