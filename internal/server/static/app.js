@@ -463,8 +463,35 @@ function restoreRequest(req, source) {
   renderKnobs();
   $("k").value = req.k ? String(req.k) : "";
   const knobs = Object.assign({}, req.knobs);
+  // The server records the M it chose (2k) among the knobs: that one
+  // stays automatic (follows k); an M of another value was set and
+  // stays in its box.
+  if (method === "fgpwc" && knobs.M !== undefined && String(knobs.M) === String(autoM(req.k || 0))) delete knobs.M;
   for (const inp of $("knobs").querySelectorAll("input")) inp.value = knobs[inp.dataset.knob] !== undefined ? knobs[inp.dataset.knob] : "";
+  showKnobModes();
   st.loaded = { method, k: req.k || 0, knobs, seed: req.seed, regularize: req.regularize, disconnected: req.disconnected };
+}
+
+// autoM is the M the server gives fgpwc when the request does not (its
+// fgpwcServerM without -fgpwc-m): 2k, at most 200, or 32 for the
+// automatic k (the cap n − 1 aside).
+const autoM = (k) => k > 0 ? Math.min(2 * k, 200) : 32;
+
+// showKnobModes says beside fgpwc's M box whether M is automatic (the
+// box empty: 2k, following k) or set (the box's value, whatever k).
+function showKnobModes() {
+  const inp = $("knobs").querySelector('input[data-knob="M"]'), note = $("m-mode");
+  if (!inp || !note) return;
+  const k = +$("k").value || 0;
+  if (inp.value.trim() === "") {
+    note.textContent = "auto: 2k = " + autoM(k);
+    note.dataset.mode = "auto";
+    note.title = "M follows k (the server's 2k); type a value to fix it";
+  } else {
+    note.textContent = "set";
+    note.dataset.mode = "set";
+    note.title = "M is fixed at " + inp.value.trim() + " whatever k; empty the box for 2k";
+  }
 }
 
 const startHint = "Generate or upload data to start: Generate (a generated data set) or a file in the bar above.";
@@ -565,7 +592,7 @@ function showReply(r, knobs, total, k) {
 }
 $("cancel").onclick = () => { if (st.ctrl) st.ctrl.abort(); };
 $("recluster").onclick = () => recluster();
-$("k").onchange = () => recluster();
+$("k").onchange = () => { showKnobModes(); recluster(); };
 $("method").onchange = () => { renderKnobs(); recluster(); };
 
 // The main knobs of each method shown in the bar (all others through the
@@ -580,9 +607,16 @@ function renderKnobs() {
     const l = document.createElement("label"); l.title = k.doc;
     l.append(k.name + " ");
     const inp = document.createElement("input"); inp.dataset.knob = k.name; inp.placeholder = "default";
-    inp.onchange = () => recluster();
-    l.appendChild(inp); box.appendChild(l);
+    inp.onchange = () => { showKnobModes(); recluster(); };
+    l.appendChild(inp);
+    if (m.name === "fgpwc" && k.name === "M") {
+      inp.placeholder = "auto";
+      const note = document.createElement("small"); note.id = "m-mode"; note.className = "hint";
+      l.append(" ", note);
+    }
+    box.appendChild(l);
   }
+  showKnobModes();
 }
 
 // ---- data -----------------------------------------------------------------
@@ -682,6 +716,16 @@ $("load").onchange = (e) => busyDo("loading session…", async () => {
   const f = e.target.files[0]; if (!f) return;
   e.target.value = "";
   const text = await f.text();
+  // The upload a session holds is under the upload limit (the server
+  // refuses it after the whole document was sent): check it here, as
+  // for an upload.
+  let held = 0;
+  try {
+    const src = (JSON.parse(text) || {}).source || {};
+    if (typeof src.upload === "string") held = new TextEncoder().encode(src.upload).length;
+    else if (typeof src.upload_base64 === "string") held = Math.floor(src.upload_base64.replace(/=+$/, "").length * 3 / 4);
+  } catch (err) { /* not JSON: the server says what is wrong */ }
+  if (held > st.maxUpload) throw new Error(f.name + " holds an upload of " + mib(held) + ", more than this server's upload limit of " + mib(st.maxUpload) + ": not sent");
   const r = await sapi("POST", "load", text, true);
   st.source = { kind: "load", text }; st.unsaved = false;
   let doc = {};
@@ -781,7 +825,7 @@ async function start() {
   if (resumed) {
     // The method and k of the session's last partition, which is shown.
     const last = s.last;
-    if (last && st.methods.some((m) => m.name === last.method)) { $("method").value = last.method; renderKnobs(); $("k").value = String(last.k); }
+    if (last && st.methods.some((m) => m.name === last.method)) { $("method").value = last.method; renderKnobs(); $("k").value = String(last.k); showKnobModes(); }
     await busyDo("resuming the session…", async () => { await loadPoints(last); return s; });
   } else if (s.n) {
     // The server's own data (tether serve -input, -graph-file, -gen):
