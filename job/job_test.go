@@ -211,7 +211,7 @@ func TestRunErrors(t *testing.T) {
 		// generator parameter the generator does not read.
 		{"label, images", context.Background(), Spec{ID: "a", Input: "images", Label: "last", K: 2}, "job a: label is an option of the feature table of input and does not apply to input images (a folder of images, one subfolder per class)"},
 		{"knn, catalog graph", context.Background(), Spec{ID: "a", Dataset: "karate", DataRoot: "catalog", KNN: 5, K: 2}, "job a: knn builds the graph from features and does not apply to dataset karate (a graph)"},
-		{"parameter the generator does not read", context.Background(), Spec{ID: "a", Gen: "moons", GenParams: map[string]string{"n": "100", "factor": "0.3"}, K: 2}, `gen moons: synth: invalid parameter: gen_params.factor = "0.3": moons has no parameter factor (it reads n, noise)`},
+		{"parameter the generator does not read", context.Background(), Spec{ID: "a", Gen: "moons", GenParams: map[string]string{"n": "100", "factor": "0.3"}, K: 2}, `gen_params.factor = "0.3": gen moons: synth: invalid parameter: moons has no parameter factor (it reads n, noise)`},
 		{"k of a two-class generator", context.Background(), Spec{ID: "a", Gen: "circles", GenParams: map[string]string{"k": "3"}, K: 2}, "gen circles: synth: invalid parameter: k = 3 does not apply to circles: it always makes 2 classes (give k 2 or 0, or leave k out)"},
 	}
 	for _, tc := range cases {

@@ -3,6 +3,7 @@ package job
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -511,14 +512,15 @@ func load(ctx context.Context, s *Spec, root string, files Files) (*input.Data, 
 
 // genParams returns the generator of s.Gen and its parameters set from
 // s.GenParams (input.GenParams), with errors that name the entry of
-// gen_params at fault and its value: a key the generator does not read
-// lists the generator's own parameters (not every generator's) with the
-// closest one (`gen moons: synth: invalid parameter: gen_params.nosie =
-// "0.1": moons has no parameter nosie (it reads n, noise): did you mean
-// noise?`), a value that does not parse says what it should be
-// (`gen_params.n = "1e12": want an integer`). An unknown generator, and k
-// given to a generator of fixed classes, are input.GenParams' errors.
-// Errors wrap synth.ErrInvalid. Cost O(len(GenParams)·log).
+// gen_params at fault and its value first, then what is wrong with it: a
+// key the generator does not read lists the generator's own parameters
+// (not every generator's) with the closest one (`gen_params.nosie =
+// "0.1": gen moons: synth: invalid parameter: moons has no parameter
+// nosie (it reads n, noise): did you mean noise?`), a value that does not
+// parse says what it should be (`gen_params.n = "1e12": gen moons: synth:
+// invalid parameter: want an integer`). An unknown generator, and k given
+// to a generator of fixed classes, are input.GenParams' errors. Errors
+// wrap synth.ErrInvalid. Cost O(len(GenParams)·log).
 func genParams(s *Spec) (synth.Generator, synth.Params, error) {
 	g, err := synth.Lookup(s.Gen)
 	if err != nil {
@@ -528,7 +530,7 @@ func genParams(s *Spec) (synth.Generator, synth.Params, error) {
 	for _, k := range keys {
 		v := s.GenParams[k]
 		if !slices.Contains(g.Params, k) && (k != "k" || g.Classes == 0) {
-			return g, synth.Params{}, fmt.Errorf("gen %s: %w: gen_params.%s = %q: %s has no parameter %s (it reads %s)%s", g.Name, synth.ErrInvalid, k, v, g.Name, k, strings.Join(g.Params, ", "), suggest.Hint(k, g.Params))
+			return g, synth.Params{}, fmt.Errorf("gen_params.%s = %q: gen %s: %w: %s has no parameter %s (it reads %s)%s", k, v, g.Name, synth.ErrInvalid, g.Name, k, strings.Join(g.Params, ", "), suggest.Hint(k, g.Params))
 		}
 		var p synth.Params
 		if err := p.Set(k, v); err != nil {
@@ -536,43 +538,33 @@ func genParams(s *Spec) (synth.Generator, synth.Params, error) {
 			if k == "n" || k == "k" || k == "dim" {
 				want = "an integer"
 			}
-			return g, synth.Params{}, fmt.Errorf("gen %s: %w: gen_params.%s = %q: want %s", g.Name, synth.ErrInvalid, k, v, want)
+			return g, synth.Params{}, fmt.Errorf("gen_params.%s = %q: gen %s: %w: want %s", k, v, g.Name, synth.ErrInvalid, want)
 		}
 	}
 	return input.GenParams(s.Gen, s.GenParams)
 }
 
 // genValueError returns err, the error of generating the data of s,
-// prefixed by the entries of gen_params whose values it names ("n = 0"
-// names gen_params.n): `gen_params.n = "0": gen moons: synth: invalid
+// prefixed by the entries of gen_params at fault, those of the
+// parameters a *synth.ParamError in err names that s gives (in the order
+// of s.GenParams' keys): `gen_params.n = "0": gen moons: synth: invalid
 // parameter: Moons: n = 0, want ≥ 1`. A parameter left at its default is
-// not named. The result wraps err. Cost O(len(GenParams)·len(err)).
+// not named. The result wraps err. Cost O(len(GenParams)·log).
 func genValueError(s *Spec, err error) error {
-	msg := err.Error()
+	var pe *synth.ParamError
+	if !errors.As(err, &pe) {
+		return err
+	}
 	var named []string
 	for _, k := range slices.Sorted(maps.Keys(s.GenParams)) {
-		for i := 0; ; {
-			j := strings.Index(msg[i:], k+" = ")
-			if j < 0 {
-				break
-			}
-			j += i
-			if j == 0 || !isNameByte(msg[j-1]) {
-				named = append(named, fmt.Sprintf("gen_params.%s = %q", k, s.GenParams[k]))
-				break
-			}
-			i = j + 1
+		if slices.Contains(pe.Params, k) {
+			named = append(named, fmt.Sprintf("gen_params.%s = %q", k, s.GenParams[k]))
 		}
 	}
 	if len(named) == 0 {
 		return err
 	}
 	return fmt.Errorf("%s: %w", strings.Join(named, ", "), err)
-}
-
-// isNameByte reports whether c can be part of a parameter name.
-func isNameByte(c byte) bool {
-	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // genKNote returns the note of a job whose k (> 0) differs from the

@@ -52,10 +52,16 @@ func TestUnknownFieldSuggestion(t *testing.T) {
 }
 
 // TestGenParamsErrors: errors about gen_params name the entry at fault,
-// gen_params.KEY, and its value; a key the generator does not read lists
+// gen_params.KEY, and its value, first, then what is wrong (one order for
+// the values that do not parse and those the generator refuses); the
+// entries at fault are those synth.ParamError names (c_in above n names
+// gen_params.cin, which a search for "cin = " in the message missed); a key the generator does not read lists
 // that generator's parameters (moons: n, noise), not every generator's,
 // with the closest one. Every error wraps synth.ErrInvalid.
 func TestGenParamsErrors(t *testing.T) {
+	// The messages docs/jobs.md quotes (gen_params' row).
+	doc := readDoc(t)
+	quoted := map[string]bool{"misspelt key": true, "n not a number": true, "n zero": true, "k above n, blobs": true}
 	for _, tc := range []struct {
 		name   string
 		gen    string
@@ -64,18 +70,24 @@ func TestGenParamsErrors(t *testing.T) {
 	}{
 		{"n zero", "moons", map[string]string{"n": "0"}, `gen_params.n = "0": gen moons: synth: invalid parameter: Moons: n = 0, want ≥ 1`},
 		{"n negative", "moons", map[string]string{"n": "-1"}, `gen_params.n = "-1": gen moons: synth: invalid parameter: Moons: n = -1, want ≥ 1`},
-		{"n in exponent form", "moons", map[string]string{"n": "1e12"}, `gen moons: synth: invalid parameter: gen_params.n = "1e12": want an integer`},
-		{"n not a number", "moons", map[string]string{"n": "x"}, `gen moons: synth: invalid parameter: gen_params.n = "x": want an integer`},
+		{"n in exponent form", "moons", map[string]string{"n": "1e12"}, `gen_params.n = "1e12": gen moons: synth: invalid parameter: want an integer`},
+		{"n not a number", "moons", map[string]string{"n": "x"}, `gen_params.n = "x": gen moons: synth: invalid parameter: want an integer`},
 		{"n too large", "moons", map[string]string{"n": "1000000000000"}, `gen_params.n = "1000000000000": gen moons: synth: invalid parameter: Moons: n = 1000000000000 points`},
 		{"n zero, sbm", "sbm", map[string]string{"n": "0"}, `gen_params.n = "0": gen sbm: `},
-		{"noise not a number", "moons", map[string]string{"n": "50", "noise": "lots"}, `gen moons: synth: invalid parameter: gen_params.noise = "lots": want a number`},
+		{"noise not a number", "moons", map[string]string{"n": "50", "noise": "lots"}, `gen_params.noise = "lots": gen moons: synth: invalid parameter: want a number`},
 		{"noise negative", "moons", map[string]string{"noise": "-1"}, `gen_params.noise = "-1": gen moons: `},
-		{"misspelt key", "moons", map[string]string{"n": "50", "nosie": "0.1"}, `gen moons: synth: invalid parameter: gen_params.nosie = "0.1": moons has no parameter nosie (it reads n, noise): did you mean noise?`},
-		{"key of no generator", "moons", map[string]string{"foo": "1"}, `gen moons: synth: invalid parameter: gen_params.foo = "1": moons has no parameter foo (it reads n, noise)`},
-		{"key of another generator", "moons", map[string]string{"cin": "1"}, `gen moons: synth: invalid parameter: gen_params.cin = "1": moons has no parameter cin (it reads n, noise)`},
-		{"key of another generator, sbm", "sbm", map[string]string{"dim": "3"}, `gen sbm: synth: invalid parameter: gen_params.dim = "3": sbm has no parameter dim (it reads n, k, cin, cout)`},
+		{"misspelt key", "moons", map[string]string{"n": "50", "nosie": "0.1"}, `gen_params.nosie = "0.1": gen moons: synth: invalid parameter: moons has no parameter nosie (it reads n, noise): did you mean noise?`},
+		{"key of no generator", "moons", map[string]string{"foo": "1"}, `gen_params.foo = "1": gen moons: synth: invalid parameter: moons has no parameter foo (it reads n, noise)`},
+		{"key of another generator", "moons", map[string]string{"cin": "1"}, `gen_params.cin = "1": gen moons: synth: invalid parameter: moons has no parameter cin (it reads n, noise)`},
+		{"c_in above n, sbm", "sbm", map[string]string{"n": "100", "cin": "999"}, `gen_params.cin = "999", gen_params.n = "100": gen sbm: synth: invalid parameter: SBM: c_in = 999`},
+		{"k above n, blobs", "blobs", map[string]string{"n": "3", "k": "5", "noise": "0.1"}, `gen_params.k = "5", gen_params.n = "3": gen blobs: synth: invalid parameter: Blobs: k = 5, want 1 ≤ k ≤ n = 3`},
+		{"gamma, dcsbm, n given", "dcsbm", map[string]string{"n": "50", "gamma": "1.5"}, `gen_params.gamma = "1.5": gen dcsbm: synth: invalid parameter: DC-SBM: gamma = 1.5`},
+		{"key of another generator, sbm", "sbm", map[string]string{"dim": "3"}, `gen_params.dim = "3": gen sbm: synth: invalid parameter: sbm has no parameter dim (it reads n, k, cin, cout)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			if quoted[tc.name] && !strings.Contains(doc, "`"+tc.want) {
+				t.Errorf("docs/jobs.md does not quote the message %q", tc.want)
+			}
 			s := Spec{ID: "a", Gen: tc.gen, GenParams: tc.params, K: 2}
 			// The steps of run's gen branch.
 			err := func() error {

@@ -3,7 +3,6 @@ package synth
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -46,21 +45,21 @@ func DCSBM(n, k int, cin, cout, gamma float64, src rand.Source) (*graph.Graph, [
 // n], a gamma in (0, 2] or negative, or an expected size beyond MaxValues.
 func DCSBMContext(ctx context.Context, n, k int, cin, cout, gamma float64, src rand.Source) (*graph.Graph, []int, []float64, error) {
 	if n < 1 || k < 1 || k > n {
-		return nil, nil, nil, fmt.Errorf("%w: DC-SBM: n = %d, k = %d, want 1 ≤ k ≤ n", ErrInvalid, n, k)
+		return nil, nil, nil, paramError([]string{"n", "k"}, "%w: DC-SBM: n = %d, k = %d, want 1 ≤ k ≤ n", ErrInvalid, n, k)
 	}
 	if n > MaxValues {
-		return nil, nil, nil, fmt.Errorf("%w: DC-SBM: n = %d nodes exceed MaxValues = %d", ErrInvalid, n, MaxValues)
+		return nil, nil, nil, paramError([]string{"n"}, "%w: DC-SBM: n = %d nodes exceed MaxValues = %d", ErrInvalid, n, MaxValues)
 	}
 	for _, c := range []float64{cin, cout} {
 		if !(c >= 0 && c <= float64(n)) {
-			return nil, nil, nil, fmt.Errorf("%w: DC-SBM: c_in = %v, c_out = %v, want 0 ≤ c ≤ n = %d", ErrInvalid, cin, cout, n)
+			return nil, nil, nil, paramError([]string{"cin", "cout", "n"}, "%w: DC-SBM: c_in = %v, c_out = %v, want 0 ≤ c ≤ n = %d", ErrInvalid, cin, cout, n)
 		}
 	}
 	if !(gamma == 0 || gamma > 2) || math.IsInf(gamma, 0) {
-		return nil, nil, nil, fmt.Errorf("%w: DC-SBM: gamma = %v, want 0 (no degree correction) or a finite exponent > 2 (the power law must have a mean)", ErrInvalid, gamma)
+		return nil, nil, nil, paramError([]string{"gamma"}, "%w: DC-SBM: gamma = %v, want 0 (no degree correction) or a finite exponent > 2 (the power law must have a mean)", ErrInvalid, gamma)
 	}
 	if entries := float64(n) * (cin + float64(k-1)*cout) / float64(k); entries > MaxValues {
-		return nil, nil, nil, fmt.Errorf("%w: DC-SBM: about %.3g expected adjacency entries (n = %d, c_in = %v, c_out = %v) exceed MaxValues = %d", ErrInvalid, entries, n, cin, cout, MaxValues)
+		return nil, nil, nil, paramError([]string{"n", "k", "cin", "cout"}, "%w: DC-SBM: about %.3g expected adjacency entries (n = %d, c_in = %v, c_out = %v) exceed MaxValues = %d", ErrInvalid, entries, n, cin, cout, MaxValues)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, nil, nil, err

@@ -18,6 +18,28 @@ import (
 // generators never return a non-finite value.
 var ErrInvalid = errors.New("synth: invalid parameter")
 
+// ParamError is an error about generator parameters that names them by
+// their Params names ("n", "k", "dim", "noise", "factor", "cin", "cout",
+// "gamma"): those whose values together are at fault (k and n for k > n).
+// Its message is Err's, which wraps ErrInvalid; a caller that knows which
+// parameters a person gave can name those (tether's jobs name the
+// gen_params entries at fault), without reading the message.
+type ParamError struct {
+	Params []string
+	Err    error
+}
+
+func (e *ParamError) Error() string { return e.Err.Error() }
+
+// Unwrap returns Err.
+func (e *ParamError) Unwrap() error { return e.Err }
+
+// paramError returns a *ParamError naming params, with the message of
+// fmt.Errorf(format, args...).
+func paramError(params []string, format string, args ...any) error {
+	return &ParamError{Params: params, Err: fmt.Errorf(format, args...)}
+}
+
 // DefaultSeed seeds the generators when src is nil: rand.NewPCG(DefaultSeed,
 // DefaultSeed).
 const DefaultSeed = 1
@@ -40,13 +62,13 @@ const MaxValues = 1 << 28
 
 func checkPoints(name string, n, dim int, noise float64) error {
 	if n < 1 {
-		return fmt.Errorf("%w: %s: n = %d, want ≥ 1", ErrInvalid, name, n)
+		return paramError([]string{"n"}, "%w: %s: n = %d, want ≥ 1", ErrInvalid, name, n)
 	}
 	if dim >= 1 && n > MaxValues/dim {
-		return fmt.Errorf("%w: %s: n = %d points of dimension %d exceed MaxValues = %d values", ErrInvalid, name, n, dim, MaxValues)
+		return paramError([]string{"n", "dim"}, "%w: %s: n = %d points of dimension %d exceed MaxValues = %d values", ErrInvalid, name, n, dim, MaxValues)
 	}
 	if !(noise >= 0) || math.IsInf(noise, 0) {
-		return fmt.Errorf("%w: %s: noise = %v, want a finite value ≥ 0", ErrInvalid, name, noise)
+		return paramError([]string{"noise"}, "%w: %s: noise = %v, want a finite value ≥ 0", ErrInvalid, name, noise)
 	}
 	return nil
 }
@@ -71,7 +93,7 @@ func checkOutput(ctx context.Context, name string, noise float64, x *mat.Dense) 
 		}
 		for j, v := range x.RawRowView(i) {
 			if math.IsInf(v, 0) || math.IsNaN(v) {
-				return fmt.Errorf("%w: %s: noise = %v makes x%d of point %d %v (beyond the float64 range); want a smaller noise", ErrInvalid, name, noise, j+1, i, v)
+				return paramError([]string{"noise"}, "%w: %s: noise = %v makes x%d of point %d %v (beyond the float64 range); want a smaller noise", ErrInvalid, name, noise, j+1, i, v)
 			}
 		}
 	}
@@ -187,7 +209,7 @@ func CirclesContext(ctx context.Context, n int, noise, factor float64, src rand.
 		return nil, nil, err
 	}
 	if !(factor > 0 && factor < 1) {
-		return nil, nil, fmt.Errorf("%w: Circles: factor = %v, want 0 < factor < 1", ErrInvalid, factor)
+		return nil, nil, paramError([]string{"factor"}, "%w: Circles: factor = %v, want 0 < factor < 1", ErrInvalid, factor)
 	}
 	rng := newRand(src)
 	x := mat.NewDense(n, 2, nil)
@@ -242,7 +264,7 @@ func InterlacedCirclesContext(ctx context.Context, n, k int, noise float64, src 
 		return nil, nil, err
 	}
 	if k < 1 || k > n {
-		return nil, nil, fmt.Errorf("%w: InterlacedCircles: k = %d, want 1 ≤ k ≤ n = %d", ErrInvalid, k, n)
+		return nil, nil, paramError([]string{"k", "n"}, "%w: InterlacedCircles: k = %d, want 1 ≤ k ≤ n = %d", ErrInvalid, k, n)
 	}
 	rng := newRand(src)
 	x := mat.NewDense(n, 2, nil)
@@ -332,13 +354,13 @@ func Blobs(n, k, dim int, std float64, src rand.Source) (*mat.Dense, []int, erro
 // gives the same points as Blobs.
 func BlobsContext(ctx context.Context, n, k, dim int, std float64, src rand.Source) (*mat.Dense, []int, error) {
 	if dim < 1 {
-		return nil, nil, fmt.Errorf("%w: Blobs: dim = %d, want ≥ 1", ErrInvalid, dim)
+		return nil, nil, paramError([]string{"dim"}, "%w: Blobs: dim = %d, want ≥ 1", ErrInvalid, dim)
 	}
 	if err := checkPoints("Blobs", n, dim, std); err != nil {
 		return nil, nil, err
 	}
 	if k < 1 || k > n {
-		return nil, nil, fmt.Errorf("%w: Blobs: k = %d, want 1 ≤ k ≤ n = %d", ErrInvalid, k, n)
+		return nil, nil, paramError([]string{"k", "n"}, "%w: Blobs: k = %d, want 1 ≤ k ≤ n = %d", ErrInvalid, k, n)
 	}
 	rng := newRand(src)
 	centres := make([]float64, k*dim)
@@ -401,19 +423,19 @@ const ctxEvery = 1 << 12
 // errors.Is finds it).
 func SBMContext(ctx context.Context, n, k int, cin, cout float64, src rand.Source) (*graph.Graph, []int, error) {
 	if n < 1 || k < 1 || k > n {
-		return nil, nil, fmt.Errorf("%w: SBM: n = %d, k = %d, want 1 ≤ k ≤ n", ErrInvalid, n, k)
+		return nil, nil, paramError([]string{"n", "k"}, "%w: SBM: n = %d, k = %d, want 1 ≤ k ≤ n", ErrInvalid, n, k)
 	}
 	if n > MaxValues {
-		return nil, nil, fmt.Errorf("%w: SBM: n = %d nodes exceed MaxValues = %d", ErrInvalid, n, MaxValues)
+		return nil, nil, paramError([]string{"n"}, "%w: SBM: n = %d nodes exceed MaxValues = %d", ErrInvalid, n, MaxValues)
 	}
 	for _, c := range []float64{cin, cout} {
 		if !(c >= 0 && c <= float64(n)) {
-			return nil, nil, fmt.Errorf("%w: SBM: c_in = %v, c_out = %v, want 0 ≤ c ≤ n = %d", ErrInvalid, cin, cout, n)
+			return nil, nil, paramError([]string{"cin", "cout", "n"}, "%w: SBM: c_in = %v, c_out = %v, want 0 ≤ c ≤ n = %d", ErrInvalid, cin, cout, n)
 		}
 	}
 	// Each node has about (c_in + (k−1)c_out)/k neighbours in expectation.
 	if entries := float64(n) * (cin + float64(k-1)*cout) / float64(k); entries > MaxValues {
-		return nil, nil, fmt.Errorf("%w: SBM: about %.3g expected adjacency entries (n = %d, c_in = %v, c_out = %v) exceed MaxValues = %d", ErrInvalid, entries, n, cin, cout, MaxValues)
+		return nil, nil, paramError([]string{"n", "k", "cin", "cout"}, "%w: SBM: about %.3g expected adjacency entries (n = %d, c_in = %v, c_out = %v) exceed MaxValues = %d", ErrInvalid, entries, n, cin, cout, MaxValues)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
