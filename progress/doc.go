@@ -43,8 +43,9 @@
 //	                    graph of A; cluster.CSCAP; each thousandth and each step
 //	auto                fits of the cross-validation finished of those planned (Message: the
 //	                    fit); cluster.Auto; a first at 0, then after each fit
-//	powerlaw-xmin       candidate x_min fitted of candidates; powerlaw.Fit with Xmin 0;
-//	                    at most once a thousandth, and the last
+//	powerlaw-xmin       candidate x_min fitted of the batch's candidates; powerlaw.Fit with
+//	                    Xmin 0; at most once a thousandth, and the last; one batch for a
+//	                    full scan, one per step of the coarse-to-fine search (each from 0)
 //	powerlaw-bootstrap  synthetic data sets fitted of Reps; powerlaw.GoodnessOfFit;
 //	                    at most once a thousandth, and the last
 //	NAME                cells done (cached ones included) of cells (Message: the time left);
