@@ -25,7 +25,7 @@ func runServe(ctx context.Context, m *Main, args []string) error {
 	*maxNodes = 200000
 	fs.Var(intIn(maxNodes, 1, 1<<31-1), "max-nodes-session", "largest `number` of nodes of a session's data")
 	maxRequestMiB := new(int)
-	fs.Var(intIn(maxRequestMiB, 0, 1<<30), "max-request-mib", "largest memory in `MiB` one clustering may ask for, as the server estimates it from n, k, the knobs, the constraints and the features before computing (0: what FGPWC's largest basis, M = 200, on -max-nodes-session nodes needs, at least 256; 1257 for 200 000 nodes); per request: as many requests as CPUs compute at once (docs/api.md says what is counted)")
+	fs.Var(intIn(maxRequestMiB, 0, 1<<30), "max-request-mib", "largest memory in `MiB` one clustering may ask for, as the server estimates it from n, k, the knobs, the constraints and the features before computing (0: what FGPWC's largest basis, M = 200, on -max-nodes-session nodes needs, at least 256; 1710 for 200 000 nodes); per request: as many requests as CPUs compute at once (docs/api.md says what is counted)")
 	computeTimeout := fs.Duration("compute-timeout", server.DefaultComputeTimeout, "longest `duration` one request may spend, once its body is read, waiting for its session's earlier requests, waiting for a free worker and computing (loading, clustering, suggesting), all together; beyond it the work stops (or never starts) and the request gets 503")
 	var origins multiFlag
 	for _, name := range serveGraphFlags {

@@ -30,8 +30,9 @@ const minRequestMemory = 256 << 20
 // sessions of at most maxNodes nodes: the estimate (workBytes) of the
 // largest computation the other per-request limits let a request ask for,
 // FGPWC's basis of maxFGPWCM = 200 vectors (the limit on its M) on
-// maxNodes nodes, and at least 256 MiB: 1.3 GB (1.23 GiB) for the default
-// 200 000 nodes.
+// maxNodes nodes, and at least 256 MiB: 1.8 GB (1.67 GiB) for the default
+// 200 000 nodes (1.3 GB until workBytes counted Lanczos's working vectors
+// in full, lanczosHeldVectors).
 func DefaultMaxRequestMemory(maxNodes int) int64 {
 	return max(workBytes(maxNodes, maxFGPWCM), minRequestMemory)
 }
@@ -41,32 +42,95 @@ func DefaultMaxRequestMemory(maxNodes int) int64 {
 // true) (eight n×n matrices), when the eigensolvers solve it densely (n
 // at most cluster.DenseLimit, or e so large a share of n, above about
 // n/6, that Lanczos, BlockLanczos or LOBPCG fall back to the dense
-// solver); otherwise 8·n·(4e + 24) bytes: the Lanczos basis of at most
-// 3e + 22 vectors (its NCV = max(2e + 1, e + 20), the e wanted and two
-// more) and one n×e copy (the embedding k-means reads), or when more,
+// solver); otherwise 8·n·lanczosHeldVectors(n, e) bytes, or when more,
 // lanczosStartBytes(n, e + 2), which adds its projected matrices (two
-// NCV×NCV) and matters only near n/6 vectors (e = 1000 on 6009 nodes:
-// 208.9 MB, not 193.4 MB). The methods' k-means and constraint work on
-// n×e blocks is of the same order. So it is never below what
-// eigen.Settings.MaxDenseBytes, set to Config.MaxRequestMemory
-// (Server.settings), refuses a Lanczos solve of up to e + 2 eigenpairs
-// at, and a request accepted here is not refused there. To it are added
-// three more NCV×NCV matrices (NCV = lanczosNCV(e + 2)) that Settings
-// does not count: the Rayleigh–Ritz step's copy inside gonum's EigenSym,
-// its eigenvectors and the restart's Ritz coefficients (61.8 MB for e =
-// 800, NCV = 1605, 24% of the basis of 10⁴ nodes). It saturates at
-// math.MaxInt64. Cost O(1).
+// NCV×NCV) and matters only near n/6 vectors. The methods' k-means and
+// constraint work on n×e blocks is of the same order. So it is never
+// below what eigen.Settings.MaxDenseBytes, set to
+// Config.MaxRequestMemory (Server.settings), refuses a Lanczos solve of
+// up to e + 2 eigenpairs at, and a request accepted here is not refused
+// there. To it are added three more NCV×NCV matrices (NCV =
+// lanczosNCV(e + 2)) that Settings does not count: the Rayleigh–Ritz
+// step's copy inside gonum's EigenSym, its eigenvectors and the
+// restart's Ritz coefficients (61.8 MB for e = 800, NCV = 1605, 24% of
+// the basis of 10⁴ nodes). It saturates at math.MaxInt64. Cost O(1).
 func workBytes(n, e int) int64 {
 	if densely(n, e) {
 		return eigen.DenseBytes(n, true)
 	}
 	ncv := float64(lanczosNCV(e + 2))
-	b := max(8*float64(n)*float64(4*e+24), lanczosStartBytes(n, e+2)) + 3*8*ncv*ncv
+	b := max(8*float64(n)*lanczosHeldVectors(n, e), lanczosStartBytes(n, e+2)) + 3*8*ncv*ncv
 	if b >= math.MaxInt64 {
 		return math.MaxInt64
 	}
 	return int64(b)
 }
+
+// lanczosHeldVectors returns the vectors of n values a Laplacian embedding
+// of e vectors on n nodes holds at its peak when Lanczos solves it (e
+// counting the deflated null vectors; e + 2 pairs asked, as vectors()
+// bounds them):
+//
+//   - the basis, (e + 2) + lanczosCapNCV(n, e + 2) + 1 vectors: eigen/lanczos.go
+//     newLanczosRun allocates r.v with capacity (maxLocked + max(maxNCV,
+//     ncv) + 1)·n at once, and cluster/embed.go autoSolver sets MaxNCV =
+//     lanczosMaxNCV = 64 from lanczosGrowMinN = 2·10⁴ nodes, so from there
+//     the basis is at least 66 vectors even for e = 2, whether or not it
+//     grows;
+//   - the Ritz vectors of the last restart, nv = K + 1 (eigen/lanczos.go
+//     lanczosRun.solve, out := make([]float64, nv*n)), and the result's
+//     copy of the K vectors (finish) the method's embedding is built from:
+//     2e + 2;
+//   - lanczosOtherVectors for the rest of the O(n) arrays (the operator's
+//     work vector, degrees, the normalized embedding, k-means' labels and
+//     centres' assignments, garbage the collector has not reclaimed)
+//     and the sparse Laplacian Lanczos multiplies by, whose size follows
+//     the graph's stored entries, not n: the count holds for graphs of
+//     about 10 stored entries a node (measured 1.7–2.8 values of n per
+//     stored entry; a denser graph adds more than this counts).
+//
+// Measured (TestLanczosPeakMemory, testmem.PeakHeap, GC at 5 %, njw on
+// random graphs of 10 stored entries a node): k = 2, 5 and 20 peaked at
+// 72–195 values a node below 2·10⁴ nodes and 107–168 above, of which the
+// Laplacian took 1.7–2.8 values per stored entry; the
+// count before (4e + 24 values a node: a basis of max(2e+1, e+20) + e + 3
+// and one copy) said 32 for k = 2 and missed the basis of 66 from 2·10⁴
+// nodes: 0.24–0.44 of the peak for k = 2. Cost O(1).
+func lanczosHeldVectors(n, e int) float64 {
+	k := e + 2
+	return float64(k+lanczosCapNCV(n, k)+1) + float64(2*e+2) + lanczosOtherVectors
+}
+
+// lanczosOtherVectors is the number of vectors of n values lanczosHeldVectors
+// counts for the embedding's O(n) arrays besides the Lanczos basis and its
+// Ritz vectors: fitted to the largest measured remainder (njw, k = 20 on
+// 1.5·10⁴ nodes of a random graph of 10 stored entries a node, 195 values
+// a node: 68 of the basis, 42 of the Ritz vectors and copy, 27 of the
+// Laplacian, 58 else; at 1.8·10⁴ nodes 85 beside the Laplacian's 27 made
+// the estimate only 1.06 times the peak) with a margin.
+const lanczosOtherVectors = 108
+
+// lanczosCapNCV returns the largest basis size eigen.Lanczos may reach for
+// K wanted pairs on n nodes as cluster's autoSolver runs it:
+// lanczosNCV(K), and from serverLanczosGrowMinN nodes at least
+// serverLanczosMaxNCV (eigen.Lanczos.MaxNCV, cluster/embed.go
+// lanczosGrowMinN and lanczosMaxNCV), whose capacity newLanczosRun
+// allocates up front. Cost O(1).
+func lanczosCapNCV(n, k int) int {
+	ncv := lanczosNCV(k)
+	if n >= serverLanczosGrowMinN {
+		ncv = max(ncv, serverLanczosMaxNCV)
+	}
+	return ncv
+}
+
+// serverLanczosGrowMinN and serverLanczosMaxNCV mirror cluster/embed.go's
+// lanczosGrowMinN and lanczosMaxNCV (unexported there): from 2·10⁴ nodes
+// the Lanczos basis may grow to 64 vectors.
+const (
+	serverLanczosGrowMinN = 20000
+	serverLanczosMaxNCV   = 64
+)
 
 // lanczosStartBytes returns the bytes eigen.Settings.MaxDenseBytes
 // counts for eigen.Lanczos's starting basis with its default NCV, for K
@@ -272,8 +336,11 @@ func autoCandidates(n, k int) []cluster.Method {
 // left 4 % between the estimate and the peak at 1000 nodes). Measured
 // (testmem.PeakHeap, GC at 5 %, over njw's peak on the same graph, which
 // workBytes stands for): fast-ge and fast-ge2 with k = 20 on 1000 nodes
-// 3.6–4.7 MB for 6.1 MB estimated beyond njw's
-// (TestGeneralizedMemoryEstimate), on 3000 nodes 13.0 MB for 17.9 MB; on
+// 3.6–4.7 MB for 5.2 MB estimated beyond njw's (6.1 MB before
+// workBytes counted Lanczos's basis and working vectors in full,
+// lanczosHeldVectors, which raised njw's estimate)
+// (TestGeneralizedMemoryEstimate), on 3000 nodes 13.0 MB for 15.1 MB
+// (17.9 MB before); on
 // 6000 nodes with 600 pairs and k = 60, fast-ge2 106 MB and fast-ge 101
 // MB in all (njw 19 MB) for 123 MB here (workBytes' Lanczos count said
 // 13 MB), csp with k = 10 102 MB for 131 MB (e = 64, one component; 3.1

@@ -63,7 +63,8 @@ type Config struct {
 	// MaxRequestMemory bounds the memory (bytes) one request's
 	// clustering may ask for, as the server estimates it before it starts
 	// (checkWork): the eigenvectors, from n and the number e of vectors
-	// its k and knobs ask for (workBytes: 8·n·(4e + 24) bytes, or eight
+	// its k and knobs ask for (workBytes: 8·n·(3e + NCV + 113) bytes, NCV the Lanczos
+	// basis size (lanczosHeldVectors), or eight
 	// n×n matrices when the eigensolvers solve densely, n ≤ 400 or e
 	// above about n/6), plus the paths of the methods that grow faster
 	// (methodBytes): fast-ge's dense Cholesky pencil on dense graphs of
@@ -101,7 +102,7 @@ type Config struct {
 	// more being sent share) + what the sessions hold (MaxTotalNodes
 	// units of about 1 KiB, stateCost) + the smaller replies being sent,
 	// in live memory (Go's heap may grow to about twice its live
-	// memory between collections, GOGC = 100). 0 means DefaultMaxRequestMemory(MaxNodes), 1.3 GB for the
+	// memory between collections, GOGC = 100). 0 means DefaultMaxRequestMemory(MaxNodes), 1.8 GB for the
 	// default MaxNodes: what FGPWC's largest basis (M = 200) on MaxNodes
 	// nodes needs.
 	MaxRequestMemory int64
