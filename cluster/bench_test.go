@@ -100,7 +100,7 @@ func TestMultigridNJW2D(t *testing.T) {
 		t.Fatal("the default path did not reach the multigrid LOBPCG")
 	}
 	ctx := context.Background()
-	want, err := laplacianEmbedding(ctx, g, graph.Symmetric, 5, exactLaplacian, &Settings{Seed: 1, Eigen: eigen.Lanczos{MaxNCV: lanczosMaxNCV}})
+	want, err := laplacianEmbedding(ctx, g, graph.Symmetric, 5, exactLaplacian, &Settings{Seed: 1, Eigen: eigen.Lanczos{MaxNCV: LanczosMaxNCV}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +157,7 @@ func TestMultigridSkipsShortGraphs(t *testing.T) {
 		t.Fatalf("%d LOBPCG progress events: the graph was handed to the multigrid", lobpcg)
 	}
 	ctx := context.Background()
-	want, err := laplacianEmbedding(ctx, g, graph.Symmetric, 10, exactLaplacian, &Settings{Seed: 1, Eigen: eigen.Lanczos{MaxNCV: lanczosMaxNCV}})
+	want, err := laplacianEmbedding(ctx, g, graph.Symmetric, 10, exactLaplacian, &Settings{Seed: 1, Eigen: eigen.Lanczos{MaxNCV: LanczosMaxNCV}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +206,7 @@ func TestMultigridEasyUnchanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := laplacianEmbedding(ctx, g, graph.Symmetric, c, exactLaplacian, &Settings{Seed: 1, Eigen: eigen.Lanczos{MaxNCV: lanczosMaxNCV}})
+	want, err := laplacianEmbedding(ctx, g, graph.Symmetric, c, exactLaplacian, &Settings{Seed: 1, Eigen: eigen.Lanczos{MaxNCV: LanczosMaxNCV}})
 	if err != nil {
 		t.Fatal(err)
 	}

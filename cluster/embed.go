@@ -128,33 +128,33 @@ func checkSolve(solver eigen.Solver, res *eigen.Result, err error) (*eigen.Resul
 }
 
 // autoSolver is the solver used when Settings.Eigen is nil: Dense up to
-// DenseLimit nodes, Lanczos above, whose basis may grow to lanczosMaxNCV
-// vectors on hard problems from lanczosGrowMinN nodes (eigen.Lanczos.MaxNCV).
+// DenseLimit nodes, Lanczos above, whose basis may grow to LanczosMaxNCV
+// vectors on hard problems from LanczosGrowMinN nodes (eigen.Lanczos.MaxNCV).
 func autoSolver(n int) eigen.Solver {
 	if n <= DenseLimit {
 		return eigen.Dense{}
 	}
-	if n >= lanczosGrowMinN {
-		return eigen.Lanczos{MaxNCV: lanczosMaxNCV}
+	if n >= LanczosGrowMinN {
+		return eigen.Lanczos{MaxNCV: LanczosMaxNCV}
 	}
 	return eigen.Lanczos{}
 }
 
-// lanczosGrowMinN is the number of nodes from which autoSolver lets the
-// Lanczos basis grow, and lanczosMaxNCV the size it may grow to. Growth
+// LanczosGrowMinN is the number of nodes from which autoSolver lets the
+// Lanczos basis grow, and LanczosMaxNCV the size it may grow to. Growth
 // applies only to runs still unconverged after 8 restarts, such as the
 // 2-D k-NN graphs of point clouds, whose small eigengaps make a short
 // cycle lose most of its work: NJW's eigensolve on 10⁵ 2-D blob points
 // (the CLI's default 10-NN graph) takes 1623 products instead of 3866,
 // about half the time (BenchmarkLanczos2DKNN, BenchmarkNJW2D100k;
-// bench/results.md, 2026-11-28). Memory grows by n·(lanczosMaxNCV − NCV)
+// bench/results.md, 2026-11-28). Memory grows by n·(LanczosMaxNCV − NCV)
 // floats, 32 MB at 10⁵ nodes for K = 5. Below 2·10⁴ nodes the solve takes
 // under a second and the published reproductions, all smaller, keep
 // their results bit for bit. The basis of a run with K ≥ 32 pairs not
 // deflated is already at least 65 vectors long and does not grow.
 const (
-	lanczosGrowMinN = 20000
-	lanczosMaxNCV   = 64
+	LanczosGrowMinN = 20000
+	LanczosMaxNCV   = 64
 )
 
 // MultigridMinN is the number of nodes from which laplacianEmbedding
@@ -261,7 +261,7 @@ func multigridSolver(ctx context.Context, g *graph.Graph, kind graph.LaplacianKi
 // results bit for bit.
 const (
 	invertFirstMinPairs = MultigridMaxK
-	invertFirstMinN     = lanczosGrowMinN
+	invertFirstMinN     = LanczosGrowMinN
 	invertFirstMinDepth = 64
 )
 

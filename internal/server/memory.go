@@ -74,7 +74,7 @@ func workBytes(n, e int) int64 {
 //   - the basis, (e + 2) + lanczosCapNCV(n, e + 2) + 1 vectors: eigen/lanczos.go
 //     newLanczosRun allocates r.v with capacity (maxLocked + max(maxNCV,
 //     ncv) + 1)·n at once, and cluster/embed.go autoSolver sets MaxNCV =
-//     lanczosMaxNCV = 64 from lanczosGrowMinN = 2·10⁴ nodes, so from there
+//     LanczosMaxNCV = 64 from LanczosGrowMinN = 2·10⁴ nodes, so from there
 //     the basis is at least 66 vectors even for e = 2, whether or not it
 //     grows;
 //   - the Ritz vectors of the last restart, nv = K + 1 (eigen/lanczos.go
@@ -112,25 +112,16 @@ const lanczosOtherVectors = 108
 
 // lanczosCapNCV returns the largest basis size eigen.Lanczos may reach for
 // K wanted pairs on n nodes as cluster's autoSolver runs it:
-// lanczosNCV(K), and from serverLanczosGrowMinN nodes at least
-// serverLanczosMaxNCV (eigen.Lanczos.MaxNCV, cluster/embed.go
-// lanczosGrowMinN and lanczosMaxNCV), whose capacity newLanczosRun
-// allocates up front. Cost O(1).
+// lanczosNCV(K), and from cluster.LanczosGrowMinN nodes at least
+// cluster.LanczosMaxNCV (eigen.Lanczos.MaxNCV), whose capacity
+// newLanczosRun allocates up front. Cost O(1).
 func lanczosCapNCV(n, k int) int {
 	ncv := lanczosNCV(k)
-	if n >= serverLanczosGrowMinN {
-		ncv = max(ncv, serverLanczosMaxNCV)
+	if n >= cluster.LanczosGrowMinN {
+		ncv = max(ncv, cluster.LanczosMaxNCV)
 	}
 	return ncv
 }
-
-// serverLanczosGrowMinN and serverLanczosMaxNCV mirror cluster/embed.go's
-// lanczosGrowMinN and lanczosMaxNCV (unexported there): from 2·10⁴ nodes
-// the Lanczos basis may grow to 64 vectors.
-const (
-	serverLanczosGrowMinN = 20000
-	serverLanczosMaxNCV   = 64
-)
 
 // lanczosStartBytes returns the bytes eigen.Settings.MaxDenseBytes
 // counts for eigen.Lanczos's starting basis with its default NCV, for K
