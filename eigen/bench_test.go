@@ -145,6 +145,21 @@ func knn2DProblem(tb testing.TB, n int) eigen.Problem {
 	return p
 }
 
+// withB2 returns p as the generalized problem A x = λ B x with B = 2I
+// (diagOp), whose eigenpairs are p's with the values halved and the
+// vectors scaled by 1/√2, its deflated vectors scaled so (B-orthonormal).
+func withB2(p eigen.Problem) eigen.Problem {
+	n := p.A.Dim()
+	b := make(diagOp, n)
+	for i := range b {
+		b[i] = 2
+	}
+	var z mat.Dense
+	z.Scale(1/math.Sqrt2, p.Deflate)
+	p.B, p.Deflate = b, &z
+	return p
+}
+
 // knn2DGraphProblem is knn2DProblem with the relabelled graph.
 func knn2DGraphProblem(tb testing.TB, n int) (eigen.Problem, *graph.Graph) {
 	x, _, err := synth.Blobs(n, 5, 2, 1, rand.NewPCG(1, 1))

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -32,14 +31,7 @@ func TestBlockSolversMaxDenseBytes(t *testing.T) {
 	const n = 1000
 	p := knn2DProblem(t, n)
 	_, d := p.Deflate.Dims()
-	gen := p
-	gen.B = make(diagOp, n)
-	for i := range gen.B.(diagOp) {
-		gen.B.(diagOp)[i] = 2
-	}
-	var z mat.Dense
-	z.Scale(1/math.Sqrt2, p.Deflate)
-	gen.Deflate = &z
+	gen := withB2(p)
 	const bs, ncv, keep = 4, 40, 8
 	wide := p
 	wide.K = d + 6 // 6 pairs not deflated: BlockSize 4 is kept
@@ -98,14 +90,7 @@ func TestLOBPCGWorkspace(t *testing.T) {
 	const n = 1000
 	p := knn2DProblem(t, n)
 	_, d := p.Deflate.Dims()
-	gen := p
-	gen.B = make(diagOp, n)
-	for i := range gen.B.(diagOp) {
-		gen.B.(diagOp)[i] = 2
-	}
-	var z mat.Dense
-	z.Scale(1/math.Sqrt2, p.Deflate)
-	gen.Deflate = &z
+	gen := withB2(p)
 	for _, c := range []struct {
 		name   string
 		solver eigen.LOBPCG
@@ -149,14 +134,7 @@ func TestLOBPCGDeflatedOnlyAllocates(t *testing.T) {
 	p := knn2DProblem(t, n)
 	_, d := p.Deflate.Dims()
 	p.K = d
-	gen := p
-	gen.B = make(diagOp, n)
-	for i := range gen.B.(diagOp) {
-		gen.B.(diagOp)[i] = 2
-	}
-	var z mat.Dense
-	z.Scale(1/math.Sqrt2, p.Deflate)
-	gen.Deflate = &z
+	gen := withB2(p)
 	limit := uint64(8*(6*n*d+n) + 16<<10)
 	for _, c := range []struct {
 		name string

@@ -3,11 +3,8 @@ package eigen_test
 import (
 	"context"
 	"errors"
-	"math"
 	"runtime/debug"
 	"testing"
-
-	"gonum.org/v1/gonum/mat"
 
 	"github.com/tether-sc/tether/eigen"
 	"github.com/tether-sc/tether/internal/testmem"
@@ -48,14 +45,7 @@ func TestBlockSolversPeakHeap(t *testing.T) {
 	p := knn2DProblem(t, n)
 	_, d := p.Deflate.Dims()
 	p.K = d + 20
-	gen := p
-	gen.B = make(diagOp, n)
-	for i := range gen.B.(diagOp) {
-		gen.B.(diagOp)[i] = 2
-	}
-	var z mat.Dense
-	z.Scale(1/math.Sqrt2, p.Deflate)
-	gen.Deflate = &z
+	gen := withB2(p)
 	for _, c := range []struct {
 		name   string
 		solver eigen.Solver
