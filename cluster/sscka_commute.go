@@ -120,7 +120,7 @@ type commuteBasis struct {
 func newCommuteBasis(ctx context.Context, g *graph.Graph, m int, explicit bool, s *Settings) (*commuteBasis, error) {
 	b := &commuteBasis{g: g, m: m, explicit: explicit}
 	n := g.N()
-	_, nc := g.Components()
+	comp, nc := g.Components()
 	if avail := n - nc; m > avail {
 		if avail < 1 {
 			return nil, fmt.Errorf("%w: sscka: commute kernel: the graph has no edge between distinct nodes, L = D − W is 0 and so is its pseudo-inverse", ErrInvalid)
@@ -153,7 +153,8 @@ func newCommuteBasis(ctx context.Context, g *graph.Graph, m int, explicit bool, 
 	}
 	b.f, b.scale = f, scale
 	if nc > 1 {
-		b.comp, b.weight, b.warnings = componentIndicators(g, e.values, b.warnings, s)
+		b.comp = comp
+		b.weight, b.warnings = componentIndicators(comp, nc, e.values, b.warnings, s)
 	}
 	return b, nil
 }
@@ -164,7 +165,8 @@ func newCommuteBasis(ctx context.Context, g *graph.Graph, m int, explicit bool, 
 const commuteComponentGap = 1000
 
 // componentIndicators returns, for the commute kernel of a disconnected
-// graph g, each node's connected component and each component's indicator
+// graph whose nodes lie in the nc connected components comp names (as
+// graph.Components gives them), each component's indicator
 // weight 1/(|C|·ε) with ε = λ₂/1000 (λ₂ the smallest non-zero value of
 // values, the eigenvalues of L behind the basis; 0 for a single node),
 // and warnings with the embedding's note on components replaced by the
@@ -188,8 +190,7 @@ const commuteComponentGap = 1000
 // before, rather than each isolated node lying far from everything and
 // drawing k-means' seeds. A connected graph gets no indicator: a constant
 // added to every kernel entry does not change kernel k-means. Cost O(n).
-func componentIndicators(g *graph.Graph, values []float64, warnings []string, s *Settings) ([]int, []float64, []string) {
-	comp, nc := g.Components()
+func componentIndicators(comp []int, nc int, values []float64, warnings []string, s *Settings) ([]float64, []string) {
 	floor := zeroEigenvalueFloor(values)
 	lam2 := math.Inf(1)
 	for _, l := range values {
@@ -222,7 +223,7 @@ func componentIndicators(g *graph.Graph, values []float64, warnings []string, s 
 		single = fmt.Sprintf("; %s get no indicator, their rows of the kernel are 0", wording.Count(singles, "isolated node", "isolated nodes"))
 	}
 	kept = append(kept, fmt.Sprintf("sscka: graph has %d connected components: the commute kernel adds each component's indicator with weight 1/ε to L⁺ (ε = λ₂/%d = %.4g, the null part of (L + εI)⁻¹)%s, which sets the components apart, so clusters follow the components and constraints between components do not join them (harmless when each component is a cluster or a union of clusters; otherwise a graph with more neighbours joins them%s)", nc, commuteComponentGap, eps, single, inParens(s.front("knn"))))
-	return comp, weight, kept
+	return weight, kept
 }
 
 // fits reports whether b was made for graph g with rank m asked for as
